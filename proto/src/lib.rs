@@ -1,0 +1,38 @@
+//! The gRPC and event contracts of Evidentia, generated from `proto/evidentia/**.proto` at build time.
+
+pub mod accounts {
+    pub mod v1 {
+        tonic::include_proto!("evidentia.accounts.v1");
+    }
+}
+
+pub mod payments {
+    pub mod v1 {
+        tonic::include_proto!("evidentia.payments.v1");
+    }
+}
+
+pub mod referrals {
+    pub mod v1 {
+        tonic::include_proto!("evidentia.referrals.v1");
+    }
+}
+
+pub mod events {
+    pub mod v1 {
+        tonic::include_proto!("evidentia.events.v1");
+    }
+}
+
+/// A domain event: its protobuf message plus the routing key it is published under.
+pub trait Event: prost::Message + Default + 'static {
+    /// `<service>.<event>`, e.g. `accounts.account_created`.
+    const ROUTING_KEY: &'static str;
+    /// The full protobuf name, carried as the AMQP `type` property.
+    const TYPE_NAME: &'static str;
+}
+
+impl Event for events::v1::AccountCreated {
+    const ROUTING_KEY: &'static str = "accounts.account_created";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.AccountCreated";
+}

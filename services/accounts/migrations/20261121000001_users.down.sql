@@ -1,0 +1,4 @@
+DROP TABLE refresh_tokens;
+DROP TABLE email_verifications;
+DROP TABLE confirmation_codes;
+DROP TABLE users;

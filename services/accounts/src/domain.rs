@@ -1,0 +1,236 @@
+//! Validated values of the accounts domain (spec §5). A value that exists passed its rules; the
+//! messages are the spec's, word for word, where it gives them.
+
+use std::sync::LazyLock;
+
+use evidentia_common::errors::FieldError;
+use regex::Regex;
+
+pub const REQUIRED: &str = "This field is required";
+
+static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)] // a constant pattern, checked by the tests
+    Regex::new(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$").expect("e-mail pattern")
+});
+
+fn required(field: &str, value: &str) -> Result<(), FieldError> {
+    if value.trim().is_empty() {
+        Err(FieldError::new(field, REQUIRED))
+    } else {
+        Ok(())
+    }
+}
+
+/// An e-mail address: required, a valid pattern, at most 150 characters; kept lower-cased.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(field: &str, value: &str) -> Result<Self, FieldError> {
+        let value = value.trim();
+        required(field, value)?;
+        if value.chars().count() > 150 {
+            return Err(FieldError::new(field, "Maximum 150 characters"));
+        }
+        if !EMAIL.is_match(value) {
+            return Err(FieldError::new(field, "Please enter a valid email address"));
+        }
+        Ok(Self(value.to_lowercase()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A username: a-z A-Z 0-9 @ + - . _, 2 to 20 characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Username(String);
+
+impl Username {
+    pub fn parse(field: &str, value: &str) -> Result<Self, FieldError> {
+        let value = value.trim();
+        required(field, value)?;
+        if !value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '@' | '+' | '-' | '.' | '_'))
+        {
+            return Err(FieldError::new(field, "Please enter a valid username"));
+        }
+        let len = value.chars().count();
+        if len < 2 {
+            return Err(FieldError::new(field, "Minimum 2 characters"));
+        }
+        if len > 20 {
+            return Err(FieldError::new(field, "Maximum 20 characters"));
+        }
+        Ok(Self(value.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A new password: 8 to 32 characters with an upper-case letter, a lower-case letter, a digit
+/// and one of `#?!@$%^&*-`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Password(String);
+
+impl std::fmt::Debug for Password {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Password(***)")
+    }
+}
+
+impl Password {
+    pub fn parse(field: &str, value: &str) -> Result<Self, FieldError> {
+        if value.is_empty() {
+            return Err(FieldError::new(field, REQUIRED));
+        }
+        let len = value.chars().count();
+        if len < 8 {
+            return Err(FieldError::new(field, "Minimum 8 characters"));
+        }
+        if len > 32 {
+            return Err(FieldError::new(field, "Maximum 32 characters"));
+        }
+        let strong = value.chars().any(|c| c.is_ascii_uppercase())
+            && value.chars().any(|c| c.is_ascii_lowercase())
+            && value.chars().any(|c| c.is_ascii_digit())
+            && value.chars().any(|c| "#?!@$%^&*-".contains(c));
+        if !strong {
+            return Err(FieldError::new(field, "Wrong Password. Please try again"));
+        }
+        Ok(Self(value.to_owned()))
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A phone number: a known country calling code ('+' and 1 to 5 digits) and 9 to 11 digits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhoneNumber {
+    pub country_code: String,
+    pub national_number: String,
+}
+
+impl PhoneNumber {
+    pub fn parse(field: &str, country_code: &str, national_number: &str) -> Result<Self, FieldError> {
+        let country_code = country_code.trim();
+        let national_number = national_number.trim();
+        required(field, national_number)?;
+        let digits = country_code.strip_prefix('+').unwrap_or("");
+        let known = (1..=5).contains(&digits.len())
+            && digits.chars().all(|c| c.is_ascii_digit())
+            && digits
+                .parse::<u16>()
+                .ok()
+                .and_then(|code| phonenumber::metadata::DATABASE.by_code(&code))
+                .is_some();
+        if !known {
+            return Err(FieldError::new(field, "Invalid country code"));
+        }
+        if !national_number.chars().all(|c| c.is_ascii_digit()) {
+            return Err(FieldError::new(field, "Only digits allowed"));
+        }
+        let len = national_number.len();
+        if len < 9 {
+            return Err(FieldError::new(field, "Minimum 9 digits"));
+        }
+        if len > 11 {
+            return Err(FieldError::new(field, "Maximum 11 digits"));
+        }
+        Ok(Self {
+            country_code: country_code.to_owned(),
+            national_number: national_number.to_owned(),
+        })
+    }
+}
+
+/// A first or last name: 2 to 150 characters when given (sign-up does not ask for them).
+pub fn optional_name(field: &str, value: &str) -> Result<String, FieldError> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Ok(String::new());
+    }
+    let len = value.chars().count();
+    if len < 2 {
+        return Err(FieldError::new(field, "Minimum 2 characters"));
+    }
+    if len > 150 {
+        return Err(FieldError::new(field, "Maximum 150 characters"));
+    }
+    Ok(value.to_owned())
+}
+
+/// Collects field errors so a form gets all of them at once.
+#[derive(Debug, Default)]
+pub struct Fields(Vec<FieldError>);
+
+impl Fields {
+    pub fn check<T>(&mut self, result: Result<T, FieldError>) -> Option<T> {
+        result.map_err(|e| self.0.push(e)).ok()
+    }
+
+    pub fn finish(self) -> Result<(), Vec<FieldError>> {
+        if self.0.is_empty() { Ok(()) } else { Err(self.0) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message<T: std::fmt::Debug>(r: Result<T, FieldError>) -> String {
+        r.expect_err("should be rejected").message
+    }
+
+    #[test]
+    fn email_rules_follow_spec_section_5() {
+        assert_eq!(message(Email::parse("email", "")), "This field is required");
+        assert_eq!(message(Email::parse("email", "not-an-email")), "Please enter a valid email address");
+        let long = format!("{}@example.com", "a".repeat(140));
+        assert_eq!(message(Email::parse("email", &long)), "Maximum 150 characters");
+        assert_eq!(Email::parse("email", " Ann@Example.COM ").map(|e| e.0), Ok("ann@example.com".into()));
+    }
+
+    #[test]
+    fn username_rules_follow_spec_section_5() {
+        assert_eq!(message(Username::parse("username", "")), "This field is required");
+        assert_eq!(message(Username::parse("username", "a")), "Minimum 2 characters");
+        assert_eq!(message(Username::parse("username", &"a".repeat(21))), "Maximum 20 characters");
+        assert_eq!(message(Username::parse("username", "bad name")), "Please enter a valid username");
+        assert!(Username::parse("username", "ann.o+k@x_-1").is_ok());
+    }
+
+    #[test]
+    fn password_rules_follow_spec_section_5() {
+        assert_eq!(message(Password::parse("password", "")), "This field is required");
+        assert_eq!(message(Password::parse("password", "Ab1!")), "Minimum 8 characters");
+        assert_eq!(message(Password::parse("password", &format!("Ab1!{}", "a".repeat(29)))), "Maximum 32 characters");
+        assert_eq!(message(Password::parse("password", "abcdefgh1!")), "Wrong Password. Please try again");
+        assert_eq!(message(Password::parse("password", "Abcdefgh1")), "Wrong Password. Please try again");
+        assert!(Password::parse("password", "Abcdefg1#").is_ok());
+    }
+
+    #[test]
+    fn phone_rules_follow_spec_section_5() {
+        assert_eq!(message(PhoneNumber::parse("phone_number", "+999", "4155550100")), "Invalid country code");
+        assert_eq!(message(PhoneNumber::parse("phone_number", "1", "4155550100")), "Invalid country code");
+        assert_eq!(message(PhoneNumber::parse("phone_number", "+1", "41555")), "Minimum 9 digits");
+        assert_eq!(message(PhoneNumber::parse("phone_number", "+1", "415555010012")), "Maximum 11 digits");
+        assert_eq!(message(PhoneNumber::parse("phone_number", "+1", "41555e0100")), "Only digits allowed");
+        assert!(PhoneNumber::parse("phone_number", "+44", "7911123456").is_ok());
+        assert!(PhoneNumber::parse("phone_number", "+1", "4155550100").is_ok());
+    }
+
+    #[test]
+    fn names_are_optional_but_bounded() {
+        assert_eq!(optional_name("first_name", ""), Ok(String::new()));
+        assert_eq!(message(optional_name("first_name", "A")), "Minimum 2 characters");
+        assert!(optional_name("first_name", "Ann").is_ok());
+    }
+}

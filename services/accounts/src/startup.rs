@@ -1,0 +1,73 @@
+//! Builds the accounts service from its configuration on an already-bound listener.
+
+use std::sync::Arc;
+
+use evidentia_common::{config::ServiceConfig, grpc, ratelimit, service::{Infrastructure, Service}};
+use evidentia_proto::accounts::v1::accounts_service_server::AccountsServiceServer;
+use redis::aio::ConnectionManager;
+use sqlx::{PgPool, migrate::Migrator};
+use tokio_util::sync::CancellationToken;
+
+use crate::{
+    config::Config,
+    grpc::AccountsApi,
+    mailer::{Mailer, SmtpMailer},
+};
+
+pub static MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
+
+/// What every request handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub pool: PgPool,
+    pub redis: ConnectionManager,
+    pub mailer: Arc<dyn Mailer>,
+}
+
+pub struct AccountsService;
+
+impl Service for AccountsService {
+    const NAME: &'static str = "accounts";
+    type Config = Config;
+
+    fn config() -> anyhow::Result<Config> {
+        Ok(Config::from_env()?)
+    }
+
+    fn common(config: &Config) -> &ServiceConfig {
+        &config.service
+    }
+
+    fn migrations() -> &'static Migrator {
+        &MIGRATIONS
+    }
+
+    async fn run(config: Config, listener: tokio::net::TcpListener, shutdown: CancellationToken) -> anyhow::Result<()> {
+        let mailer = Arc::new(SmtpMailer::new(&config.smtp_url, &config.mail_from)?);
+        run_with(config, mailer, listener, shutdown).await
+    }
+}
+
+/// Runs the service with the given mailer until `shutdown`.
+pub async fn run_with(
+    config: Config,
+    mailer: Arc<dyn Mailer>,
+    listener: tokio::net::TcpListener,
+    shutdown: CancellationToken,
+) -> anyhow::Result<()> {
+    let infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
+    let state = AppState {
+        redis: ratelimit::connect(&config.service.redis_url).await?,
+        config: Arc::new(config),
+        pool: infra.pool.clone(),
+        mailer,
+    };
+    let health = grpc::health_service(&["evidentia.accounts.v1.AccountsService"]).await;
+    let router = grpc::server()
+        .add_service(health)
+        .add_service(AccountsServiceServer::new(AccountsApi::new(state)));
+    grpc::serve(router, listener, shutdown).await?;
+    infra.join().await;
+    Ok(())
+}

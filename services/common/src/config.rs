@@ -1,0 +1,98 @@
+//! Configuration from the environment with the local stack's defaults, validated at start-up.
+
+use std::{fmt, net::SocketAddr, str::FromStr};
+
+pub use secrecy::{ExposeSecret, SecretString};
+
+/// A bad configuration value: names the variable so the operator knows what to fix.
+#[derive(Debug, thiserror::Error)]
+#[error("configuration variable {name} is invalid ({value:?}): {reason}")]
+pub struct ConfigError {
+    pub name: String,
+    pub value: String,
+    pub reason: String,
+}
+
+/// Reads `name` from the environment, or `default` when it is unset, and parses it.
+pub fn env_or<T>(name: &str, default: &str) -> Result<T, ConfigError>
+where
+    T: FromStr,
+    T::Err: fmt::Display,
+{
+    let value = std::env::var(name).unwrap_or_else(|_| default.to_owned());
+    value.parse().map_err(|err: T::Err| ConfigError {
+        name: name.to_owned(),
+        value: value.clone(),
+        reason: err.to_string(),
+    })
+}
+
+/// Reads a secret; it never prints (`SecretString` redacts its Debug output).
+pub fn secret_or(name: &str, default: &str) -> Result<SecretString, ConfigError> {
+    let value = std::env::var(name).unwrap_or_else(|_| default.to_owned());
+    if value.is_empty() {
+        return Err(ConfigError {
+            name: name.to_owned(),
+            value: String::new(),
+            reason: "must not be empty".to_owned(),
+        });
+    }
+    Ok(SecretString::from(value))
+}
+
+/// The part of the configuration every domain service has.
+#[derive(Debug, Clone)]
+pub struct ServiceConfig {
+    /// `accounts`, `payments`, ...: names the database, queues and telemetry.
+    pub service_name: &'static str,
+    pub database_url: SecretString,
+    pub grpc_listen_addr: SocketAddr,
+    pub amqp: AmqpConfig,
+    pub redis_url: String,
+}
+
+/// Where events go and how the queues of this service are named.
+#[derive(Debug, Clone)]
+pub struct AmqpConfig {
+    pub url: SecretString,
+    /// The topic exchange every service publishes to; tests use one of their own.
+    pub exchange: String,
+    /// Delete a queue after it has been unused this long (tests set it so their queues vanish).
+    pub queue_expires_ms: Option<u32>,
+    /// Delay before a failed event is retried.
+    pub retry_delay_ms: u32,
+    /// Attempts before an event goes to the dead-letter queue.
+    pub max_attempts: u32,
+}
+
+impl ServiceConfig {
+    pub fn from_env(service_name: &'static str, default_grpc_port: u16) -> Result<Self, ConfigError> {
+        Ok(Self {
+            service_name,
+            database_url: secret_or(
+                "DATABASE_URL",
+                &format!("postgres://postgres@127.0.0.1:5432/evidentia_{service_name}"),
+            )?,
+            grpc_listen_addr: env_or("GRPC_LISTEN_ADDR", &format!("127.0.0.1:{default_grpc_port}"))?,
+            amqp: AmqpConfig::from_env()?,
+            redis_url: env_or("REDIS_URL", "redis://127.0.0.1:6379")?,
+        })
+    }
+}
+
+impl AmqpConfig {
+    pub fn from_env() -> Result<Self, ConfigError> {
+        let expires: String = env_or("AMQP_QUEUE_EXPIRES_MS", "")?;
+        Ok(Self {
+            url: secret_or("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2f")?,
+            exchange: env_or("AMQP_EXCHANGE", "evidentia.events")?,
+            queue_expires_ms: if expires.is_empty() {
+                None
+            } else {
+                Some(env_or("AMQP_QUEUE_EXPIRES_MS", "")?)
+            },
+            retry_delay_ms: env_or("AMQP_RETRY_DELAY_MS", "2000")?,
+            max_attempts: env_or("AMQP_MAX_ATTEMPTS", "5")?,
+        })
+    }
+}

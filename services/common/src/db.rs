@@ -1,0 +1,79 @@
+//! PostgreSQL: the service's own database, created if missing, and its migrations (the
+//! service's own plus the shared outbox and processed-event tables of `services/common`).
+
+use std::{borrow::Cow, str::FromStr, time::Duration};
+
+use secrecy::{ExposeSecret, SecretString};
+use sqlx::{
+    ConnectOptions, Connection, PgConnection, PgPool,
+    migrate::Migrator,
+    postgres::{PgConnectOptions, PgPoolOptions},
+};
+
+static COMMON_MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
+
+/// The service's migrator merged with the shared tables' migrations, ordered by version.
+pub fn migrator(service: &Migrator) -> Migrator {
+    let mut migrations: Vec<_> = COMMON_MIGRATIONS
+        .migrations
+        .iter()
+        .chain(service.migrations.iter())
+        .cloned()
+        .collect();
+    migrations.sort_by_key(|m| m.version);
+    Migrator {
+        migrations: Cow::Owned(migrations),
+        ignore_missing: false,
+        locking: true,
+        no_tx: false,
+    }
+}
+
+/// Creates the database named in `url` when it does not exist yet.
+pub async fn create_database_if_missing(url: &SecretString) -> anyhow::Result<()> {
+    let options = PgConnectOptions::from_str(url.expose_secret())?;
+    let Some(name) = options.get_database().map(str::to_owned) else {
+        anyhow::bail!("DATABASE_URL names no database");
+    };
+    let mut admin = options.database("postgres").connect().await?;
+    let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+        .bind(&name)
+        .fetch_one(&mut admin)
+        .await?;
+    if !exists {
+        // Two instances may race here; the loser sees duplicate_database, which is fine.
+        let sql = format!("CREATE DATABASE \"{}\"", name.replace('"', "\"\""));
+        if let Err(err) = sqlx::query(&sql).execute(&mut admin).await {
+            let duplicate = err
+                .as_database_error()
+                .and_then(|e| e.code())
+                .is_some_and(|code| code == "42P04" || code == "23505");
+            if !duplicate {
+                return Err(err.into());
+            }
+        }
+        tracing::info!(database = %name, "created database");
+    }
+    admin.close().await?;
+    Ok(())
+}
+
+/// Creates the database if needed and applies every migration.
+pub async fn migrate(url: &SecretString, service: &Migrator) -> anyhow::Result<()> {
+    create_database_if_missing(url).await?;
+    let mut conn = PgConnection::connect(url.expose_secret()).await?;
+    migrator(service).run(&mut conn).await?;
+    conn.close().await?;
+    Ok(())
+}
+
+/// Creates the database if needed, applies migrations and opens the pool.
+pub async fn connect_and_migrate(url: &SecretString, service: &Migrator) -> anyhow::Result<PgPool> {
+    migrate(url, service).await?;
+    let pool = PgPoolOptions::new()
+        .max_connections(10)
+        .acquire_timeout(Duration::from_secs(5))
+        .connect(url.expose_secret())
+        .await?;
+    Ok(pool)
+}

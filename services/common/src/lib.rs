@@ -1,0 +1,20 @@
+//! Infrastructure shared by every Evidentia service: configuration, telemetry, database, gRPC
+//! server and client plumbing, the transactional outbox and idempotent event consumers, Redis
+//! helpers, error conversion and shutdown. No domain logic lives here.
+
+pub mod amqp;
+pub mod auth;
+pub mod config;
+pub mod consumer;
+pub mod db;
+pub mod errors;
+pub mod grpc;
+pub mod outbox;
+pub mod ratelimit;
+pub mod service;
+pub mod shutdown;
+pub mod telemetry;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use evidentia_proto as proto;

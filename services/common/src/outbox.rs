@@ -1,0 +1,133 @@
+//! The transactional outbox: events are written in the domain transaction and published by a
+//! relay with publisher confirms; a row is deleted only after the broker confirmed it, so no
+//! event is lost while the broker is down.
+
+use std::{collections::HashMap, time::Duration};
+
+use evidentia_proto::Event;
+use lapin::{Channel, options::BasicPublishOptions};
+use sqlx::{PgConnection, PgPool, postgres::PgListener};
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+use uuid::Uuid;
+
+use crate::{amqp, config::AmqpConfig, telemetry};
+
+const BATCH: i64 = 100;
+
+/// Writes `event` to the outbox inside the caller's transaction, with the current trace context.
+#[tracing::instrument(skip_all, fields(event.routing_key = E::ROUTING_KEY))]
+pub async fn enqueue<E: Event>(conn: &mut PgConnection, event: &E) -> sqlx::Result<Uuid> {
+    let id = Uuid::now_v7();
+    let trace = telemetry::current_context_headers();
+    sqlx::query(
+        "INSERT INTO outbox (id, routing_key, type_name, payload, trace_context) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(id)
+    .bind(E::ROUTING_KEY)
+    .bind(E::TYPE_NAME)
+    .bind(event.encode_to_vec())
+    .bind(sqlx::types::Json(&trace))
+    .execute(conn)
+    .await?;
+    Ok(id)
+}
+
+#[derive(sqlx::FromRow)]
+struct Row {
+    id: Uuid,
+    routing_key: String,
+    type_name: String,
+    payload: Vec<u8>,
+    trace_context: sqlx::types::Json<HashMap<String, String>>,
+}
+
+/// Publishes outbox rows until `shutdown`, reconnecting to the broker and the database as needed.
+pub async fn run_relay(pool: PgPool, config: AmqpConfig, shutdown: CancellationToken) {
+    let mut backoff = Duration::from_millis(500);
+    while !shutdown.is_cancelled() {
+        match relay_session(&pool, &config, &shutdown).await {
+            Ok(()) => return,
+            Err(err) => {
+                tracing::warn!(error = ?err, "outbox relay interrupted; retrying");
+                tokio::select! {
+                    () = shutdown.cancelled() => return,
+                    () = tokio::time::sleep(backoff) => {},
+                }
+                backoff = (backoff * 2).min(Duration::from_secs(10));
+            }
+        }
+    }
+}
+
+async fn relay_session(pool: &PgPool, config: &AmqpConfig, shutdown: &CancellationToken) -> anyhow::Result<()> {
+    let (connection, channel) = amqp::open_channel(config, "outbox-relay").await?;
+    let mut listener = PgListener::connect_with(pool).await?;
+    listener.listen("outbox").await?;
+    loop {
+        let published = publish_batch(pool, &channel, &config.exchange).await?;
+        if published as i64 == BATCH {
+            continue;
+        }
+        tokio::select! {
+            () = shutdown.cancelled() => {
+                let _ = connection.close(200, "shutdown".into()).await;
+                return Ok(());
+            }
+            notification = listener.recv() => { notification?; }
+            () = tokio::time::sleep(Duration::from_secs(2)) => {}
+        }
+    }
+}
+
+/// Publishes up to one batch in id order; returns how many rows were confirmed and deleted.
+async fn publish_batch(pool: &PgPool, channel: &Channel, exchange: &str) -> anyhow::Result<usize> {
+    let mut tx = pool.begin().await?;
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT id, routing_key, type_name, payload, trace_context FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
+    )
+    .bind(BATCH)
+    .fetch_all(&mut *tx)
+    .await?;
+    if rows.is_empty() {
+        return Ok(0);
+    }
+    let mut confirms = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let span = tracing::info_span!(
+            "amqp.publish",
+            otel.kind = "producer",
+            messaging.system = "rabbitmq",
+            messaging.destination.name = %exchange,
+            messaging.rabbitmq.destination.routing_key = %row.routing_key,
+            messaging.message.id = %row.id,
+        );
+        telemetry::set_parent_from(&span, &telemetry::MapExtractor(&row.trace_context.0));
+        let confirm = channel
+            .basic_publish(
+                exchange.into(),
+                row.routing_key.as_str().into(),
+                BasicPublishOptions::default(),
+                &row.payload,
+                amqp::properties(&row.id.to_string(), &row.type_name, &row.trace_context.0, 0),
+            )
+            .instrument(span)
+            .await?;
+        confirms.push(confirm);
+    }
+    let mut confirmed = Vec::with_capacity(rows.len());
+    for (row, confirm) in rows.iter().zip(confirms) {
+        if confirm.await?.is_ack() {
+            confirmed.push(row.id);
+        } else {
+            tracing::warn!(event.id = %row.id, "broker refused an event; it stays in the outbox");
+            break;
+        }
+    }
+    sqlx::query("DELETE FROM outbox WHERE id = ANY($1)")
+        .bind(&confirmed)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(confirmed.len())
+}

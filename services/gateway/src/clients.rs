@@ -1,0 +1,42 @@
+//! gRPC clients of the domain services, each carrying the caller's trace context.
+
+use evidentia_common::grpc::{TracePropagation, channel};
+use evidentia_proto::{
+    accounts::v1::accounts_service_client::AccountsServiceClient,
+    payments::v1::payments_service_client::PaymentsServiceClient,
+    referrals::v1::referrals_service_client::ReferralsServiceClient,
+};
+use tonic::{service::interceptor::InterceptedService, transport::Channel};
+
+use crate::config::Config;
+
+pub type Traced = InterceptedService<Channel, TracePropagation>;
+
+#[derive(Clone)]
+pub struct Clients {
+    pub accounts: AccountsServiceClient<Traced>,
+    pub payments: PaymentsServiceClient<Traced>,
+    pub referrals: ReferralsServiceClient<Traced>,
+    /// Every service by name, for the health check.
+    pub all: Vec<(&'static str, Channel)>,
+}
+
+impl Clients {
+    pub fn connect(config: &Config) -> anyhow::Result<Self> {
+        let accounts = channel(&config.accounts_url)?;
+        let payments = channel(&config.payments_url)?;
+        let referrals = channel(&config.referrals_url)?;
+        Ok(Self {
+            accounts: AccountsServiceClient::with_interceptor(accounts.clone(), TracePropagation),
+            payments: PaymentsServiceClient::with_interceptor(payments.clone(), TracePropagation),
+            referrals: ReferralsServiceClient::with_interceptor(referrals.clone(), TracePropagation),
+            all: vec![
+                ("accounts", accounts),
+                ("payments", payments),
+                ("evidence", channel(&config.evidence_url)?),
+                ("sharing", channel(&config.sharing_url)?),
+                ("referrals", referrals),
+            ],
+        })
+    }
+}

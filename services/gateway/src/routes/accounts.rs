@@ -1,0 +1,364 @@
+//! `accounts/...` (spec §7 "Accounts"): sign-up, confirmation codes, sessions and the profile.
+
+use axum::{Json, extract::State, http::StatusCode};
+use evidentia_proto::{
+    accounts::v1 as accounts,
+    payments::v1 as payments,
+};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use super::AppState;
+use crate::{
+    auth::User,
+    error::{ApiResult, ErrorBody},
+    extract::{ApiJson, Client},
+};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(verify_availability))
+        .routes(routes!(send_code))
+        .routes(routes!(verify_code))
+        .routes(routes!(create))
+        .routes(routes!(login))
+        .routes(routes!(refresh))
+        .routes(routes!(logout))
+        .routes(routes!(me))
+}
+
+/// A phone number with its country calling code.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
+pub struct PhoneNumber {
+    /// '+' and 1 to 5 digits, e.g. `+1`.
+    pub country_code: String,
+    /// 9 to 11 digits.
+    pub national_number: String,
+}
+
+impl From<PhoneNumber> for accounts::PhoneNumber {
+    fn from(p: PhoneNumber) -> Self {
+        Self {
+            country_code: p.country_code,
+            national_number: p.national_number,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct AvailabilityRequest {
+    pub email: Option<String>,
+    pub username: Option<String>,
+    pub phone_number: Option<PhoneNumber>,
+}
+
+/// True when the value is still available; only the values sent are answered.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AvailabilityResponse {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub username: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phone_number: Option<bool>,
+}
+
+/// Whether an e-mail, username and phone number are still free.
+#[utoipa::path(post, path = "/api/accounts/email-username-phone-number/verify/", tag = "accounts",
+    request_body = AvailabilityRequest,
+    responses((status = 200, body = AvailabilityResponse), (status = 400, body = ErrorBody)))]
+async fn verify_availability(
+    State(state): State<AppState>,
+    Client(caller): Client,
+    ApiJson(body): ApiJson<AvailabilityRequest>,
+) -> ApiResult<Json<AvailabilityResponse>> {
+    let request = caller.request(accounts::CheckAvailabilityRequest {
+        email: body.email,
+        username: body.username,
+        phone_number: body.phone_number.map(Into::into),
+    });
+    let found = state.clients.accounts.clone().check_availability(request).await?.into_inner();
+    Ok(Json(AvailabilityResponse {
+        email: found.email,
+        username: found.username,
+        phone_number: found.phone_number,
+    }))
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum CodePurpose {
+    #[default]
+    SignUp,
+}
+
+impl From<CodePurpose> for i32 {
+    fn from(p: CodePurpose) -> Self {
+        match p {
+            CodePurpose::SignUp => accounts::CodePurpose::SignUp as i32,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SendCodeRequest {
+    pub email: String,
+    #[serde(default)]
+    pub purpose: CodePurpose,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SendCodeResponse {
+    pub expires_in_seconds: i64,
+}
+
+/// Sends a 6-digit confirmation code by e-mail (rate-limited per address).
+#[utoipa::path(post, path = "/api/accounts/confirmation-code/send/", tag = "accounts",
+    request_body = SendCodeRequest,
+    responses((status = 200, body = SendCodeResponse), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn send_code(
+    State(state): State<AppState>,
+    Client(caller): Client,
+    ApiJson(body): ApiJson<SendCodeRequest>,
+) -> ApiResult<Json<SendCodeResponse>> {
+    let request = caller.request(accounts::SendConfirmationCodeRequest {
+        email: body.email,
+        purpose: body.purpose.into(),
+    });
+    let sent = state.clients.accounts.clone().send_confirmation_code(request).await?.into_inner();
+    Ok(Json(SendCodeResponse {
+        expires_in_seconds: sent.expires_in_seconds,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct VerifyCodeRequest {
+    pub email: String,
+    /// Six digits.
+    pub code: String,
+    #[serde(default)]
+    pub purpose: CodePurpose,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VerifyCodeResponse {
+    /// Spent by the call the code unlocks (`accounts/create/`).
+    pub verification_token: String,
+}
+
+/// Checks a confirmation code: single use, 10 minutes, at most 5 tries.
+#[utoipa::path(post, path = "/api/accounts/confirmation-code/verify/", tag = "accounts",
+    request_body = VerifyCodeRequest,
+    responses((status = 200, body = VerifyCodeResponse), (status = 400, body = ErrorBody)))]
+async fn verify_code(
+    State(state): State<AppState>,
+    Client(caller): Client,
+    ApiJson(body): ApiJson<VerifyCodeRequest>,
+) -> ApiResult<Json<VerifyCodeResponse>> {
+    let request = caller.request(accounts::VerifyConfirmationCodeRequest {
+        email: body.email,
+        code: body.code,
+        purpose: body.purpose.into(),
+    });
+    let verified = state.clients.accounts.clone().verify_confirmation_code(request).await?.into_inner();
+    Ok(Json(VerifyCodeResponse {
+        verification_token: verified.verification_token,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CreateAccountRequest {
+    pub username: String,
+    pub email: String,
+    pub phone_number: PhoneNumber,
+    pub password: String,
+    /// From `confirmation-code/verify/`.
+    pub verification_token: String,
+    #[serde(default)]
+    pub first_name: String,
+    #[serde(default)]
+    pub last_name: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenPair {
+    /// Short-lived JWT for `Authorization: Bearer`.
+    pub access: String,
+    /// Single-use; exchanged at `token/refresh/`.
+    pub refresh: String,
+}
+
+impl From<accounts::TokenPair> for TokenPair {
+    fn from(pair: accounts::TokenPair) -> Self {
+        Self {
+            access: pair.access,
+            refresh: pair.refresh,
+        }
+    }
+}
+
+/// Creates an individual account from a verified e-mail and signs it in.
+#[utoipa::path(post, path = "/api/accounts/create/", tag = "accounts",
+    request_body = CreateAccountRequest,
+    responses((status = 201, body = TokenPair), (status = 400, body = ErrorBody)))]
+async fn create(
+    State(state): State<AppState>,
+    Client(caller): Client,
+    ApiJson(body): ApiJson<CreateAccountRequest>,
+) -> ApiResult<(StatusCode, Json<TokenPair>)> {
+    let request = caller.request(accounts::CreateAccountRequest {
+        username: body.username,
+        email: body.email,
+        phone_number: Some(body.phone_number.into()),
+        password: body.password,
+        verification_token: body.verification_token,
+        first_name: body.first_name,
+        last_name: body.last_name,
+    });
+    let pair = state.clients.accounts.clone().create_account(request).await?.into_inner();
+    Ok((StatusCode::CREATED, Json(pair.into())))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct LoginRequest {
+    /// A username or an e-mail address.
+    pub username: String,
+    pub password: String,
+}
+
+/// Signs in (rate-limited per account and per client address).
+#[utoipa::path(post, path = "/api/accounts/login/", tag = "accounts",
+    request_body = LoginRequest,
+    responses((status = 200, body = TokenPair), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn login(
+    State(state): State<AppState>,
+    Client(caller): Client,
+    ApiJson(body): ApiJson<LoginRequest>,
+) -> ApiResult<Json<TokenPair>> {
+    let request = caller.request(accounts::LoginRequest {
+        username: body.username,
+        password: body.password,
+    });
+    let pair = state.clients.accounts.clone().login(request).await?.into_inner();
+    Ok(Json(pair.into()))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RefreshRequest {
+    pub refresh: String,
+}
+
+/// Exchanges a refresh token for a new pair; a reused token ends its session.
+#[utoipa::path(post, path = "/api/accounts/token/refresh/", tag = "accounts",
+    request_body = RefreshRequest,
+    responses((status = 200, body = TokenPair), (status = 401, body = ErrorBody)))]
+async fn refresh(
+    State(state): State<AppState>,
+    Client(caller): Client,
+    ApiJson(body): ApiJson<RefreshRequest>,
+) -> ApiResult<Json<TokenPair>> {
+    let request = caller.request(accounts::RefreshTokenRequest { refresh: body.refresh });
+    let pair = state.clients.accounts.clone().refresh_token(request).await?.into_inner();
+    Ok(Json(pair.into()))
+}
+
+/// Ends the session of the refresh token.
+#[utoipa::path(post, path = "/api/accounts/logout/", tag = "accounts", security(("bearer" = [])),
+    request_body = RefreshRequest,
+    responses((status = 204), (status = 401, body = ErrorBody)))]
+async fn logout(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<RefreshRequest>,
+) -> ApiResult<StatusCode> {
+    let request = caller.request(accounts::LogoutRequest { refresh: body.refresh });
+    state.clients.accounts.clone().logout(request).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Default, Serialize, ToSchema)]
+pub struct Address {
+    pub country: String,
+    pub apartment_number: String,
+    pub province: String,
+    pub street: String,
+    pub house: String,
+    pub city: String,
+    pub zip_code: String,
+}
+
+/// The signed-in user's profile (spec §3 "User details").
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Profile {
+    pub id: String,
+    pub username: String,
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    /// `individual` or `organization`.
+    pub account_type: String,
+    pub phone_number: PhoneNumber,
+    /// `email` or `sms`.
+    pub communication_method: String,
+    pub address: Address,
+    pub stripe_customer_id: Option<String>,
+    pub default_payment_method: Option<String>,
+    /// Cents.
+    pub auto_topping_up_amount: i64,
+    /// Cents.
+    pub credit_card_wallet_balance: i64,
+    pub one_time_benefit_applied: bool,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+fn rfc3339(ts: Option<prost_types::Timestamp>) -> String {
+    ts.and_then(|t| chrono::DateTime::from_timestamp(t.seconds, u32::try_from(t.nanos).unwrap_or(0)))
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        .unwrap_or_default()
+}
+
+/// The profile, composed from accounts and payments fetched in parallel.
+#[utoipa::path(get, path = "/api/accounts/me/", tag = "accounts", security(("bearer" = [])),
+    responses((status = 200, body = Profile), (status = 401, body = ErrorBody)))]
+async fn me(State(state): State<AppState>, User(caller): User) -> ApiResult<Json<Profile>> {
+    let mut accounts_client = state.clients.accounts.clone();
+    let mut payments_client = state.clients.payments.clone();
+    let (account, payment) = tokio::join!(
+        accounts_client.get_profile(caller.request(accounts::GetProfileRequest {})),
+        payments_client.get_payment_profile(caller.request(payments::GetPaymentProfileRequest {})),
+    );
+    let account = account?.into_inner();
+    let payment = payment?.into_inner();
+    let phone = account.phone_number.unwrap_or_default();
+    let address = account.address.unwrap_or_default();
+    Ok(Json(Profile {
+        id: account.id,
+        username: account.username,
+        email: account.email,
+        first_name: account.first_name,
+        last_name: account.last_name,
+        account_type: account.account_type,
+        phone_number: PhoneNumber {
+            country_code: phone.country_code,
+            national_number: phone.national_number,
+        },
+        communication_method: account.communication_method,
+        address: Address {
+            country: address.country,
+            apartment_number: address.apartment_number,
+            province: address.province,
+            street: address.street,
+            house: address.house,
+            city: address.city,
+            zip_code: address.zip_code,
+        },
+        stripe_customer_id: payment.stripe_customer_id,
+        default_payment_method: payment.default_payment_method,
+        auto_topping_up_amount: payment.auto_topping_up_amount,
+        credit_card_wallet_balance: payment.credit_card_wallet_balance,
+        one_time_benefit_applied: payment.one_time_benefit_applied,
+        created_at: rfc3339(account.created_at),
+    }))
+}

@@ -1,0 +1,2 @@
+DROP TABLE wallets;
+DROP TABLE customers;

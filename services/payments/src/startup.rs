@@ -1,0 +1,57 @@
+//! Builds the payments service from its configuration on an already-bound listener.
+
+use std::sync::Arc;
+
+use evidentia_common::{
+    config::ServiceConfig,
+    consumer::Consumers,
+    grpc,
+    service::{Infrastructure, Service},
+};
+use evidentia_proto::{events::v1::AccountCreated, payments::v1::payments_service_server::PaymentsServiceServer};
+use sqlx::migrate::Migrator;
+use tokio_util::sync::CancellationToken;
+
+use crate::{
+    config::Config,
+    events::CreateCustomerOnSignUp,
+    grpc::PaymentsApi,
+    stripe::{Stripe, StripeApi},
+};
+
+pub static MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
+
+pub struct PaymentsService;
+
+impl Service for PaymentsService {
+    const NAME: &'static str = "payments";
+    type Config = Config;
+
+    fn config() -> anyhow::Result<Config> {
+        Ok(Config::from_env()?)
+    }
+
+    fn common(config: &Config) -> &ServiceConfig {
+        &config.service
+    }
+
+    fn migrations() -> &'static Migrator {
+        &MIGRATIONS
+    }
+
+    async fn run(config: Config, listener: tokio::net::TcpListener, shutdown: CancellationToken) -> anyhow::Result<()> {
+        let stripe: Arc<dyn Stripe> = Arc::new(StripeApi::new(&config)?);
+        let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
+        let consumers = Consumers::new("payments", infra.pool.clone(), config.service.amqp.clone())
+            .on::<AccountCreated, _>("create-customer", CreateCustomerOnSignUp { stripe: stripe.clone() });
+        infra.tasks.spawn(consumers.run(shutdown.clone()));
+        let health = grpc::health_service(&["evidentia.payments.v1.PaymentsService"]).await;
+        let router = grpc::server().add_service(health).add_service(PaymentsServiceServer::new(PaymentsApi {
+            pool: infra.pool.clone(),
+            stripe,
+        }));
+        grpc::serve(router, listener, shutdown).await?;
+        infra.join().await;
+        Ok(())
+    }
+}

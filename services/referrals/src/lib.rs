@@ -1,0 +1,8 @@
+//! The referrals service: each user's own referral code, shareable codes and promo codes.
+
+pub mod codes;
+pub mod config;
+pub mod grpc;
+pub mod startup;
+
+pub use startup::ReferralsService;

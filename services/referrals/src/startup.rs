@@ -1,0 +1,48 @@
+//! Builds the referrals service from its configuration on an already-bound listener.
+
+use evidentia_common::{
+    config::ServiceConfig,
+    consumer::Consumers,
+    grpc,
+    service::{Infrastructure, Service},
+};
+use evidentia_proto::{events::v1::AccountCreated, referrals::v1::referrals_service_server::ReferralsServiceServer};
+use sqlx::migrate::Migrator;
+use tokio_util::sync::CancellationToken;
+
+use crate::{codes::CreateCodeOnSignUp, config::Config, grpc::ReferralsApi};
+
+pub static MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
+
+pub struct ReferralsService;
+
+impl Service for ReferralsService {
+    const NAME: &'static str = "referrals";
+    type Config = Config;
+
+    fn config() -> anyhow::Result<Config> {
+        Ok(Config::from_env()?)
+    }
+
+    fn common(config: &Config) -> &ServiceConfig {
+        &config.service
+    }
+
+    fn migrations() -> &'static Migrator {
+        &MIGRATIONS
+    }
+
+    async fn run(config: Config, listener: tokio::net::TcpListener, shutdown: CancellationToken) -> anyhow::Result<()> {
+        let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
+        let consumers = Consumers::new("referrals", infra.pool.clone(), config.service.amqp.clone())
+            .on::<AccountCreated, _>("create-referral-code", CreateCodeOnSignUp);
+        infra.tasks.spawn(consumers.run(shutdown.clone()));
+        let health = grpc::health_service(&["evidentia.referrals.v1.ReferralsService"]).await;
+        let router = grpc::server().add_service(health).add_service(ReferralsServiceServer::new(ReferralsApi {
+            pool: infra.pool.clone(),
+        }));
+        grpc::serve(router, listener, shutdown).await?;
+        infra.join().await;
+        Ok(())
+    }
+}

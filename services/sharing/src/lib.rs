@@ -1,0 +1,50 @@
+//! The sharing service: shares of folders and evidence, watermarked copies, chat and
+//! futuregrams. This foundation runs its database, outbox relay and health service; the sharing
+//! features arrive with their issues.
+
+use evidentia_common::{
+    config::{ServiceConfig, env_or},
+    grpc,
+    service::{Infrastructure, Service},
+};
+use sqlx::migrate::Migrator;
+use tokio_util::sync::CancellationToken;
+
+pub static MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub service: ServiceConfig,
+    /// Where recipients open shared copies (links in e-mails).
+    pub public_base_url: String,
+}
+
+pub struct SharingService;
+
+impl Service for SharingService {
+    const NAME: &'static str = "sharing";
+    type Config = Config;
+
+    fn config() -> anyhow::Result<Config> {
+        Ok(Config {
+            service: ServiceConfig::from_env("sharing", 50054)?,
+            public_base_url: env_or("PUBLIC_BASE_URL", "http://127.0.0.1:8080")?,
+        })
+    }
+
+    fn common(config: &Config) -> &ServiceConfig {
+        &config.service
+    }
+
+    fn migrations() -> &'static Migrator {
+        &MIGRATIONS
+    }
+
+    async fn run(config: Config, listener: tokio::net::TcpListener, shutdown: CancellationToken) -> anyhow::Result<()> {
+        let infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
+        let router = grpc::server().add_service(grpc::health_service(&[]).await);
+        grpc::serve(router, listener, shutdown).await?;
+        infra.join().await;
+        Ok(())
+    }
+}

@@ -1,0 +1,4 @@
+//! The sharing service process.
+fn main() -> anyhow::Result<()> {
+    evidentia_common::service::main::<sharing::SharingService>()
+}
