@@ -37,7 +37,14 @@ fn code_hash(id: Uuid, code: &str) -> String {
 pub async fn send(state: &AppState, email: &Email, purpose: Purpose) -> Result<i64, AccountsError> {
     let limits = &state.config.limits;
     let key = format!("accounts:code-send:{}", email.as_str());
-    if !ratelimit::hit(&state.redis, &key, limits.code_sends_per_window, limits.code_send_window_seconds).await? {
+    if !ratelimit::hit(
+        &state.redis,
+        &key,
+        limits.code_sends_per_window,
+        limits.code_send_window_seconds,
+    )
+    .await?
+    {
         return Err(AccountsError::RateLimited);
     }
     let code = format!("{:06}", rand::rng().random_range(0..1_000_000u32));
@@ -86,7 +93,12 @@ struct StoredCode {
 /// Checks `code` against the address's current code; on success spends it and returns a
 /// verification token.
 #[tracing::instrument(skip_all, fields(purpose = purpose.as_str()))]
-pub async fn verify(state: &AppState, email: &Email, code: &str, purpose: Purpose) -> Result<String, AccountsError> {
+pub async fn verify(
+    state: &AppState,
+    email: &Email,
+    code: &str,
+    purpose: Purpose,
+) -> Result<String, AccountsError> {
     let limits = &state.config.limits;
     let mut tx = state.pool.begin().await?;
     let stored: Option<StoredCode> = sqlx::query_as(
@@ -153,5 +165,9 @@ pub async fn spend_verification(
     .execute(conn)
     .await?
     .rows_affected();
-    if spent == 1 { Ok(()) } else { Err(AccountsError::VerificationInvalid) }
+    if spent == 1 {
+        Ok(())
+    } else {
+        Err(AccountsError::VerificationInvalid)
+    }
 }

@@ -118,7 +118,11 @@ pub struct PhoneNumber {
 }
 
 impl PhoneNumber {
-    pub fn parse(field: &str, country_code: &str, national_number: &str) -> Result<Self, FieldError> {
+    pub fn parse(
+        field: &str,
+        country_code: &str,
+        national_number: &str,
+    ) -> Result<Self, FieldError> {
         let country_code = country_code.trim();
         let national_number = national_number.trim();
         required(field, national_number)?;
@@ -176,7 +180,11 @@ impl Fields {
     }
 
     pub fn finish(self) -> Result<(), Vec<FieldError>> {
-        if self.0.is_empty() { Ok(()) } else { Err(self.0) }
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(self.0)
+        }
     }
 }
 
@@ -191,38 +199,92 @@ mod tests {
     #[test]
     fn email_rules_follow_spec_section_5() {
         assert_eq!(message(Email::parse("email", "")), "This field is required");
-        assert_eq!(message(Email::parse("email", "not-an-email")), "Please enter a valid email address");
+        assert_eq!(
+            message(Email::parse("email", "not-an-email")),
+            "Please enter a valid email address"
+        );
         let long = format!("{}@example.com", "a".repeat(140));
-        assert_eq!(message(Email::parse("email", &long)), "Maximum 150 characters");
-        assert_eq!(Email::parse("email", " Ann@Example.COM ").map(|e| e.0), Ok("ann@example.com".into()));
+        assert_eq!(
+            message(Email::parse("email", &long)),
+            "Maximum 150 characters"
+        );
+        assert_eq!(
+            Email::parse("email", " Ann@Example.COM ").map(|e| e.0),
+            Ok("ann@example.com".into())
+        );
     }
 
     #[test]
     fn username_rules_follow_spec_section_5() {
-        assert_eq!(message(Username::parse("username", "")), "This field is required");
-        assert_eq!(message(Username::parse("username", "a")), "Minimum 2 characters");
-        assert_eq!(message(Username::parse("username", &"a".repeat(21))), "Maximum 20 characters");
-        assert_eq!(message(Username::parse("username", "bad name")), "Please enter a valid username");
+        assert_eq!(
+            message(Username::parse("username", "")),
+            "This field is required"
+        );
+        assert_eq!(
+            message(Username::parse("username", "a")),
+            "Minimum 2 characters"
+        );
+        assert_eq!(
+            message(Username::parse("username", &"a".repeat(21))),
+            "Maximum 20 characters"
+        );
+        assert_eq!(
+            message(Username::parse("username", "bad name")),
+            "Please enter a valid username"
+        );
         assert!(Username::parse("username", "ann.o+k@x_-1").is_ok());
     }
 
     #[test]
     fn password_rules_follow_spec_section_5() {
-        assert_eq!(message(Password::parse("password", "")), "This field is required");
-        assert_eq!(message(Password::parse("password", "Ab1!")), "Minimum 8 characters");
-        assert_eq!(message(Password::parse("password", &format!("Ab1!{}", "a".repeat(29)))), "Maximum 32 characters");
-        assert_eq!(message(Password::parse("password", "abcdefgh1!")), "Wrong Password. Please try again");
-        assert_eq!(message(Password::parse("password", "Abcdefgh1")), "Wrong Password. Please try again");
+        assert_eq!(
+            message(Password::parse("password", "")),
+            "This field is required"
+        );
+        assert_eq!(
+            message(Password::parse("password", "Ab1!")),
+            "Minimum 8 characters"
+        );
+        assert_eq!(
+            message(Password::parse(
+                "password",
+                &format!("Ab1!{}", "a".repeat(29))
+            )),
+            "Maximum 32 characters"
+        );
+        assert_eq!(
+            message(Password::parse("password", "abcdefgh1!")),
+            "Wrong Password. Please try again"
+        );
+        assert_eq!(
+            message(Password::parse("password", "Abcdefgh1")),
+            "Wrong Password. Please try again"
+        );
         assert!(Password::parse("password", "Abcdefg1#").is_ok());
     }
 
     #[test]
     fn phone_rules_follow_spec_section_5() {
-        assert_eq!(message(PhoneNumber::parse("phone_number", "+999", "4155550100")), "Invalid country code");
-        assert_eq!(message(PhoneNumber::parse("phone_number", "1", "4155550100")), "Invalid country code");
-        assert_eq!(message(PhoneNumber::parse("phone_number", "+1", "41555")), "Minimum 9 digits");
-        assert_eq!(message(PhoneNumber::parse("phone_number", "+1", "415555010012")), "Maximum 11 digits");
-        assert_eq!(message(PhoneNumber::parse("phone_number", "+1", "41555e0100")), "Only digits allowed");
+        assert_eq!(
+            message(PhoneNumber::parse("phone_number", "+999", "4155550100")),
+            "Invalid country code"
+        );
+        assert_eq!(
+            message(PhoneNumber::parse("phone_number", "1", "4155550100")),
+            "Invalid country code"
+        );
+        assert_eq!(
+            message(PhoneNumber::parse("phone_number", "+1", "41555")),
+            "Minimum 9 digits"
+        );
+        assert_eq!(
+            message(PhoneNumber::parse("phone_number", "+1", "415555010012")),
+            "Maximum 11 digits"
+        );
+        assert_eq!(
+            message(PhoneNumber::parse("phone_number", "+1", "41555e0100")),
+            "Only digits allowed"
+        );
         assert!(PhoneNumber::parse("phone_number", "+44", "7911123456").is_ok());
         assert!(PhoneNumber::parse("phone_number", "+1", "4155550100").is_ok());
     }
@@ -230,7 +292,10 @@ mod tests {
     #[test]
     fn names_are_optional_but_bounded() {
         assert_eq!(optional_name("first_name", ""), Ok(String::new()));
-        assert_eq!(message(optional_name("first_name", "A")), "Minimum 2 characters");
+        assert_eq!(
+            message(optional_name("first_name", "A")),
+            "Minimum 2 characters"
+        );
         assert!(optional_name("first_name", "Ann").is_ok());
     }
 }

@@ -51,7 +51,10 @@ impl From<AccountsError> for Status {
     fn from(err: AccountsError) -> Self {
         match err {
             AccountsError::Invalid(errors) => invalid_fields(&errors),
-            AccountsError::CodeIncorrect => invalid_fields(&[FieldError::new(CODE_FIELD, "The confirmation code is incorrect.")]),
+            AccountsError::CodeIncorrect => invalid_fields(&[FieldError::new(
+                CODE_FIELD,
+                "The confirmation code is incorrect.",
+            )]),
             AccountsError::CodeExpired => invalid_fields(&[FieldError::new(
                 CODE_FIELD,
                 "The confirmation code has expired. Please request a new code.",
@@ -69,9 +72,10 @@ impl From<AccountsError> for Status {
                 "rate_limited",
                 "Too many attempts. Please try again later.",
             ),
-            AccountsError::WrongCredentials => {
-                invalid_fields(&[FieldError::new("password", "Wrong Password. Please try again")])
-            }
+            AccountsError::WrongCredentials => invalid_fields(&[FieldError::new(
+                "password",
+                "Wrong Password. Please try again",
+            )]),
             AccountsError::RefreshInvalid => with_reason(
                 Code::Unauthenticated,
                 "token_not_valid",

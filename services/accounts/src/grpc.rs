@@ -34,7 +34,11 @@ fn purpose(value: i32) -> Result<Purpose, AccountsError> {
 
 fn phone(fields: &mut Fields, value: Option<&pb::PhoneNumber>) -> Option<PhoneNumber> {
     let value = value.cloned().unwrap_or_default();
-    fields.check(PhoneNumber::parse("phone_number", &value.country_code, &value.national_number))
+    fields.check(PhoneNumber::parse(
+        "phone_number",
+        &value.country_code,
+        &value.national_number,
+    ))
 }
 
 fn pair(pair: TokenPair) -> Response<pb::TokenPair> {
@@ -60,12 +64,28 @@ impl AccountsRpc for AccountsApi {
     ) -> Result<Response<pb::CheckAvailabilityResponse>, Status> {
         let req = request.into_inner();
         let mut fields = Fields::default();
-        let email = req.email.as_deref().and_then(|v| fields.check(Email::parse("email", v)));
-        let username = req.username.as_deref().and_then(|v| fields.check(Username::parse("username", v)));
-        let phone = req.phone_number.as_ref().and_then(|p| phone(&mut fields, Some(p)));
+        let email = req
+            .email
+            .as_deref()
+            .and_then(|v| fields.check(Email::parse("email", v)));
+        let username = req
+            .username
+            .as_deref()
+            .and_then(|v| fields.check(Username::parse("username", v)));
+        let phone = req
+            .phone_number
+            .as_ref()
+            .and_then(|p| phone(&mut fields, Some(p)));
         fields.finish().map_err(AccountsError::Invalid)?;
-        let mut conn = self.state.pool.acquire().await.map_err(AccountsError::from)?;
-        let found = users::availability(&mut conn, email.as_ref(), username.as_ref(), phone.as_ref()).await?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(AccountsError::from)?;
+        let found =
+            users::availability(&mut conn, email.as_ref(), username.as_ref(), phone.as_ref())
+                .await?;
         Ok(Response::new(pb::CheckAvailabilityResponse {
             email: found.email,
             username: found.username,
@@ -78,9 +98,12 @@ impl AccountsRpc for AccountsApi {
         request: Request<pb::SendConfirmationCodeRequest>,
     ) -> Result<Response<pb::SendConfirmationCodeResponse>, Status> {
         let req = request.into_inner();
-        let email = Email::parse("email", &req.email).map_err(|e| AccountsError::Invalid(vec![e]))?;
+        let email =
+            Email::parse("email", &req.email).map_err(|e| AccountsError::Invalid(vec![e]))?;
         let expires_in_seconds = codes::send(&self.state, &email, purpose(req.purpose)?).await?;
-        Ok(Response::new(pb::SendConfirmationCodeResponse { expires_in_seconds }))
+        Ok(Response::new(pb::SendConfirmationCodeResponse {
+            expires_in_seconds,
+        }))
     }
 
     async fn verify_confirmation_code(
@@ -88,16 +111,23 @@ impl AccountsRpc for AccountsApi {
         request: Request<pb::VerifyConfirmationCodeRequest>,
     ) -> Result<Response<pb::VerifyConfirmationCodeResponse>, Status> {
         let req = request.into_inner();
-        let email = Email::parse("email", &req.email).map_err(|e| AccountsError::Invalid(vec![e]))?;
+        let email =
+            Email::parse("email", &req.email).map_err(|e| AccountsError::Invalid(vec![e]))?;
         let code = req.code.replace(' ', "");
         if code.len() != 6 || !code.chars().all(|c| c.is_ascii_digit()) {
             return Err(AccountsError::CodeIncorrect.into());
         }
-        let verification_token = codes::verify(&self.state, &email, &code, purpose(req.purpose)?).await?;
-        Ok(Response::new(pb::VerifyConfirmationCodeResponse { verification_token }))
+        let verification_token =
+            codes::verify(&self.state, &email, &code, purpose(req.purpose)?).await?;
+        Ok(Response::new(pb::VerifyConfirmationCodeResponse {
+            verification_token,
+        }))
     }
 
-    async fn create_account(&self, request: Request<pb::CreateAccountRequest>) -> Result<Response<pb::TokenPair>, Status> {
+    async fn create_account(
+        &self,
+        request: Request<pb::CreateAccountRequest>,
+    ) -> Result<Response<pb::TokenPair>, Status> {
         let req = request.into_inner();
         let mut fields = Fields::default();
         let username = fields.check(Username::parse("username", &req.username));
@@ -107,11 +137,20 @@ impl AccountsRpc for AccountsApi {
         let first_name = fields.check(domain::optional_name("first_name", &req.first_name));
         let last_name = fields.check(domain::optional_name("last_name", &req.last_name));
         if req.verification_token.is_empty() {
-            fields.check::<()>(Err(evidentia_common::errors::FieldError::new("verification_token", domain::REQUIRED)));
+            fields.check::<()>(Err(evidentia_common::errors::FieldError::new(
+                "verification_token",
+                domain::REQUIRED,
+            )));
         }
         fields.finish().map_err(AccountsError::Invalid)?;
-        let (Some(username), Some(email), Some(phone), Some(password), Some(first_name), Some(last_name)) =
-            (username, email, phone, password, first_name, last_name)
+        let (
+            Some(username),
+            Some(email),
+            Some(phone),
+            Some(password),
+            Some(first_name),
+            Some(last_name),
+        ) = (username, email, phone, password, first_name, last_name)
         else {
             return Err(Status::internal("validated fields missing"));
         };
@@ -131,14 +170,26 @@ impl AccountsRpc for AccountsApi {
         Ok(pair(tokens))
     }
 
-    async fn login(&self, request: Request<pb::LoginRequest>) -> Result<Response<pb::TokenPair>, Status> {
+    async fn login(
+        &self,
+        request: Request<pb::LoginRequest>,
+    ) -> Result<Response<pb::TokenPair>, Status> {
         let caller = Caller::from_metadata(request.metadata());
         let req = request.into_inner();
-        let tokens = users::login(&self.state, &req.username, &req.password, caller.client_ip.as_deref()).await?;
+        let tokens = users::login(
+            &self.state,
+            &req.username,
+            &req.password,
+            caller.client_ip.as_deref(),
+        )
+        .await?;
         Ok(pair(tokens))
     }
 
-    async fn refresh_token(&self, request: Request<pb::RefreshTokenRequest>) -> Result<Response<pb::TokenPair>, Status> {
+    async fn refresh_token(
+        &self,
+        request: Request<pb::RefreshTokenRequest>,
+    ) -> Result<Response<pb::TokenPair>, Status> {
         let req = request.into_inner();
         if req.refresh.is_empty() {
             return Err(AccountsError::field("refresh", domain::REQUIRED).into());
@@ -153,16 +204,32 @@ impl AccountsRpc for AccountsApi {
         }
     }
 
-    async fn logout(&self, request: Request<pb::LogoutRequest>) -> Result<Response<pb::LogoutResponse>, Status> {
+    async fn logout(
+        &self,
+        request: Request<pb::LogoutRequest>,
+    ) -> Result<Response<pb::LogoutResponse>, Status> {
         let req = request.into_inner();
-        let mut conn = self.state.pool.acquire().await.map_err(AccountsError::from)?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(AccountsError::from)?;
         tokens::revoke_by_token(&mut conn, &req.refresh).await?;
         Ok(Response::new(pb::LogoutResponse {}))
     }
 
-    async fn get_profile(&self, request: Request<pb::GetProfileRequest>) -> Result<Response<pb::Profile>, Status> {
+    async fn get_profile(
+        &self,
+        request: Request<pb::GetProfileRequest>,
+    ) -> Result<Response<pb::Profile>, Status> {
         let user_id = Caller::from_metadata(request.metadata()).require_user()?;
-        let mut conn = self.state.pool.acquire().await.map_err(AccountsError::from)?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(AccountsError::from)?;
         let user = users::profile(&mut conn, user_id).await?;
         Ok(Response::new(pb::Profile {
             id: user.id.to_string(),

@@ -2,7 +2,11 @@
 
 use std::sync::Arc;
 
-use evidentia_common::{config::ServiceConfig, grpc, ratelimit, service::{Infrastructure, Service}};
+use evidentia_common::{
+    config::ServiceConfig,
+    grpc, ratelimit,
+    service::{Infrastructure, Service},
+};
 use evidentia_proto::accounts::v1::accounts_service_server::AccountsServiceServer;
 use redis::aio::ConnectionManager;
 use sqlx::{PgPool, migrate::Migrator};
@@ -43,7 +47,11 @@ impl Service for AccountsService {
         &MIGRATIONS
     }
 
-    async fn run(config: Config, listener: tokio::net::TcpListener, shutdown: CancellationToken) -> anyhow::Result<()> {
+    async fn run(
+        config: Config,
+        listener: tokio::net::TcpListener,
+        shutdown: CancellationToken,
+    ) -> anyhow::Result<()> {
         let mailer = Arc::new(SmtpMailer::new(&config.smtp_url, &config.mail_from)?);
         run_with(config, mailer, listener, shutdown).await
     }

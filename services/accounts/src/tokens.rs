@@ -31,7 +31,11 @@ pub fn random_token() -> String {
 }
 
 /// Starts a new session (a new refresh-token family) for `user_id`.
-pub async fn issue(conn: &mut PgConnection, config: &Config, user_id: Uuid) -> Result<TokenPair, AccountsError> {
+pub async fn issue(
+    conn: &mut PgConnection,
+    config: &Config,
+    user_id: Uuid,
+) -> Result<TokenPair, AccountsError> {
     issue_in_family(conn, config, user_id, Uuid::now_v7()).await
 }
 
@@ -79,7 +83,11 @@ pub enum Rotation {
 
 /// Exchanges a refresh token for a new pair, revoking the family on reuse.
 #[tracing::instrument(skip_all)]
-pub async fn rotate(conn: &mut PgConnection, config: &Config, refresh: &str) -> Result<Rotation, AccountsError> {
+pub async fn rotate(
+    conn: &mut PgConnection,
+    config: &Config,
+    refresh: &str,
+) -> Result<Rotation, AccountsError> {
     let stored: Option<StoredToken> = sqlx::query_as(
         "SELECT id, family_id, user_id, expires_at, used_at, revoked_at FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE",
     )
@@ -118,9 +126,11 @@ pub async fn revoke_by_token(conn: &mut PgConnection, refresh: &str) -> Result<(
 }
 
 async fn revoke_family(conn: &mut PgConnection, family_id: Uuid) -> Result<(), AccountsError> {
-    sqlx::query("UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL")
-        .bind(family_id)
-        .execute(conn)
-        .await?;
+    sqlx::query(
+        "UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL",
+    )
+    .bind(family_id)
+    .execute(conn)
+    .await?;
     Ok(())
 }

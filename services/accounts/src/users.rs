@@ -73,17 +73,21 @@ pub async fn availability(
 ) -> Result<Availability, AccountsError> {
     let mut result = Availability::default();
     if let Some(email) = email {
-        let taken: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($1))")
-            .bind(email.as_str())
-            .fetch_one(&mut *conn)
-            .await?;
+        let taken: bool = sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($1))",
+        )
+        .bind(email.as_str())
+        .fetch_one(&mut *conn)
+        .await?;
         result.email = Some(!taken);
     }
     if let Some(username) = username {
-        let taken: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM users WHERE lower(username) = lower($1))")
-            .bind(username.as_str())
-            .fetch_one(&mut *conn)
-            .await?;
+        let taken: bool = sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM users WHERE lower(username) = lower($1))",
+        )
+        .bind(username.as_str())
+        .fetch_one(&mut *conn)
+        .await?;
         result.username = Some(!taken);
     }
     if let Some(phone) = phone {
@@ -115,7 +119,9 @@ async fn hash_password(password: Password) -> Result<String, AccountsError> {
 async fn password_matches(hash: String, password: String) -> Result<bool, AccountsError> {
     tokio::task::spawn_blocking(move || {
         let parsed = PasswordHash::new(&hash).map_err(|e| anyhow::anyhow!("stored hash: {e}"))?;
-        Ok(Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+        Ok(Argon2::default()
+            .verify_password(password.as_bytes(), &parsed)
+            .is_ok())
     })
     .await
     .map_err(anyhow::Error::from)?
@@ -128,7 +134,13 @@ pub async fn create(state: &AppState, account: NewAccount) -> Result<TokenPair, 
     let id = Uuid::now_v7();
     let password_hash = hash_password(account.password.clone()).await?;
     let mut tx = state.pool.begin().await?;
-    codes::spend_verification(&mut tx, &account.verification_token, &account.email, Purpose::SignUp).await?;
+    codes::spend_verification(
+        &mut tx,
+        &account.verification_token,
+        &account.email,
+        Purpose::SignUp,
+    )
+    .await?;
     let inserted = sqlx::query(
         "INSERT INTO users (id, username, email, password_hash, first_name, last_name, phone_country_code, phone_national_number) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -144,7 +156,10 @@ pub async fn create(state: &AppState, account: NewAccount) -> Result<TokenPair, 
     .execute(&mut *tx)
     .await;
     if let Err(err) = inserted {
-        let constraint = err.as_database_error().and_then(|e| e.constraint()).map(str::to_owned);
+        let constraint = err
+            .as_database_error()
+            .and_then(|e| e.constraint())
+            .map(str::to_owned);
         return Err(match constraint.as_deref() {
             Some("users_username_key") => AccountsError::field("username", USERNAME_TAKEN),
             Some("users_email_key") => AccountsError::field("email", EMAIL_TAKEN),
@@ -192,19 +207,38 @@ pub async fn login(
 ) -> Result<TokenPair, AccountsError> {
     let login = login.trim().to_lowercase();
     if login.is_empty() {
-        return Err(AccountsError::Invalid(vec![FieldError::new("username", crate::domain::REQUIRED)]));
+        return Err(AccountsError::Invalid(vec![FieldError::new(
+            "username",
+            crate::domain::REQUIRED,
+        )]));
     }
     if password.is_empty() {
-        return Err(AccountsError::Invalid(vec![FieldError::new("password", crate::domain::REQUIRED)]));
+        return Err(AccountsError::Invalid(vec![FieldError::new(
+            "password",
+            crate::domain::REQUIRED,
+        )]));
     }
     let limits = &state.config.limits;
     let account_key = format!("accounts:login:account:{login}");
     let window = limits.login_window_seconds;
-    if !ratelimit::hit(&state.redis, &account_key, limits.logins_per_account, window).await? {
+    if !ratelimit::hit(
+        &state.redis,
+        &account_key,
+        limits.logins_per_account,
+        window,
+    )
+    .await?
+    {
         return Err(AccountsError::RateLimited);
     }
     if let Some(ip) = client_ip
-        && !ratelimit::hit(&state.redis, &format!("accounts:login:client:{ip}"), limits.logins_per_client, window).await?
+        && !ratelimit::hit(
+            &state.redis,
+            &format!("accounts:login:client:{ip}"),
+            limits.logins_per_client,
+            window,
+        )
+        .await?
     {
         return Err(AccountsError::RateLimited);
     }

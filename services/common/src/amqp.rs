@@ -19,7 +19,9 @@ pub async fn open_channel(config: &AmqpConfig, name: &str) -> lapin::Result<(Con
     let properties = ConnectionProperties::default().with_connection_name(name.to_owned().into());
     let connection = Connection::connect(config.url.expose_secret(), properties).await?;
     let channel = connection.create_channel().await?;
-    channel.confirm_select(ConfirmSelectOptions::default()).await?;
+    channel
+        .confirm_select(ConfirmSelectOptions::default())
+        .await?;
     channel
         .exchange_declare(
             config.exchange.as_str().into(),
@@ -35,10 +37,18 @@ pub async fn open_channel(config: &AmqpConfig, name: &str) -> lapin::Result<(Con
 }
 
 /// Persistent protobuf message properties: id, type, trace context and attempt count.
-pub fn properties(event_id: &str, type_name: &str, trace: &HashMap<String, String>, attempt: i64) -> BasicProperties {
+pub fn properties(
+    event_id: &str,
+    type_name: &str,
+    trace: &HashMap<String, String>,
+    attempt: i64,
+) -> BasicProperties {
     let mut headers = FieldTable::default();
     for (key, value) in trace {
-        headers.insert(key.as_str().into(), AMQPValue::LongString(value.clone().into()));
+        headers.insert(
+            key.as_str().into(),
+            AMQPValue::LongString(value.clone().into()),
+        );
     }
     headers.insert(ATTEMPT_HEADER.into(), AMQPValue::LongLongInt(attempt));
     BasicProperties::default()

@@ -18,7 +18,11 @@ struct Claims {
 const ACCESS: &str = "access";
 
 /// Issues an access token for `user_id` that expires after `ttl_seconds`.
-pub fn issue_access(secret: &SecretString, user_id: Uuid, ttl_seconds: i64) -> anyhow::Result<String> {
+pub fn issue_access(
+    secret: &SecretString,
+    user_id: Uuid,
+    ttl_seconds: i64,
+) -> anyhow::Result<String> {
     let now = chrono::Utc::now().timestamp();
     let claims = Claims {
         sub: user_id.to_string(),

@@ -66,14 +66,20 @@ pub struct AmqpConfig {
 }
 
 impl ServiceConfig {
-    pub fn from_env(service_name: &'static str, default_grpc_port: u16) -> Result<Self, ConfigError> {
+    pub fn from_env(
+        service_name: &'static str,
+        default_grpc_port: u16,
+    ) -> Result<Self, ConfigError> {
         Ok(Self {
             service_name,
             database_url: secret_or(
                 "DATABASE_URL",
                 &format!("postgres://postgres@127.0.0.1:5432/evidentia_{service_name}"),
             )?,
-            grpc_listen_addr: env_or("GRPC_LISTEN_ADDR", &format!("127.0.0.1:{default_grpc_port}"))?,
+            grpc_listen_addr: env_or(
+                "GRPC_LISTEN_ADDR",
+                &format!("127.0.0.1:{default_grpc_port}"),
+            )?,
             amqp: AmqpConfig::from_env()?,
             redis_url: env_or("REDIS_URL", "redis://127.0.0.1:6379")?,
         })

@@ -11,7 +11,10 @@ use futures::StreamExt;
 use lapin::{
     Channel,
     message::Delivery,
-    options::{BasicAckOptions, BasicConsumeOptions, BasicPublishOptions, BasicQosOptions, BasicRejectOptions, QueueBindOptions, QueueDeclareOptions},
+    options::{
+        BasicAckOptions, BasicConsumeOptions, BasicPublishOptions, BasicQosOptions,
+        BasicRejectOptions, QueueBindOptions, QueueDeclareOptions,
+    },
     types::{AMQPValue, FieldTable},
 };
 use sqlx::{PgConnection, PgPool};
@@ -34,12 +37,22 @@ pub struct EventMeta {
 /// Handles one kind of event inside the transaction that records it as processed.
 #[async_trait]
 pub trait Handler<E: Event>: Send + Sync + 'static {
-    async fn handle(&self, conn: &mut PgConnection, event: E, meta: &EventMeta) -> anyhow::Result<()>;
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: E,
+        meta: &EventMeta,
+    ) -> anyhow::Result<()>;
 }
 
 #[async_trait]
 trait Dispatch: Send + Sync {
-    async fn dispatch(&self, conn: &mut PgConnection, payload: &[u8], meta: &EventMeta) -> Result<(), Failure>;
+    async fn dispatch(
+        &self,
+        conn: &mut PgConnection,
+        payload: &[u8],
+        meta: &EventMeta,
+    ) -> Result<(), Failure>;
 }
 
 enum Failure {
@@ -55,9 +68,17 @@ struct Typed<E, H> {
 
 #[async_trait]
 impl<E: Event, H: Handler<E>> Dispatch for Typed<E, H> {
-    async fn dispatch(&self, conn: &mut PgConnection, payload: &[u8], meta: &EventMeta) -> Result<(), Failure> {
+    async fn dispatch(
+        &self,
+        conn: &mut PgConnection,
+        payload: &[u8],
+        meta: &EventMeta,
+    ) -> Result<(), Failure> {
         let event = E::decode(payload).map_err(|e| Failure::Poison(e.into()))?;
-        self.handler.handle(conn, event, meta).await.map_err(Failure::Retryable)
+        self.handler
+            .handle(conn, event, meta)
+            .await
+            .map_err(Failure::Retryable)
     }
 }
 
@@ -178,7 +199,10 @@ impl Queue {
                 self.retry().as_str().into(),
                 durable,
                 self.args(&[
-                    ("x-message-ttl", AMQPValue::LongLongInt(i64::from(self.config.retry_delay_ms))),
+                    (
+                        "x-message-ttl",
+                        AMQPValue::LongLongInt(i64::from(self.config.retry_delay_ms)),
+                    ),
                     ("x-dead-letter-exchange", text("")),
                     ("x-dead-letter-routing-key", text(&self.name)),
                 ]),
@@ -256,7 +280,9 @@ impl Queue {
         telemetry::set_parent_from(&span, &telemetry::MapExtractor(&headers));
         let Some(id) = id else {
             tracing::error!(parent: &span, "event without a valid message id; dead-lettered");
-            delivery.reject(BasicRejectOptions { requeue: false }).await?;
+            delivery
+                .reject(BasicRejectOptions { requeue: false })
+                .await?;
             return Ok(());
         };
         let meta = EventMeta {
@@ -264,12 +290,17 @@ impl Queue {
             routing_key: delivery.routing_key.as_str().to_owned(),
             attempt,
         };
-        let outcome = self.handle_once(&delivery.data, &meta).instrument(span.clone()).await;
+        let outcome = self
+            .handle_once(&delivery.data, &meta)
+            .instrument(span.clone())
+            .await;
         match outcome {
             Ok(()) => {}
             Err(Failure::Poison(err)) => {
                 tracing::error!(parent: &span, error = ?err, "undecodable event; dead-lettered");
-                delivery.reject(BasicRejectOptions { requeue: false }).await?;
+                delivery
+                    .reject(BasicRejectOptions { requeue: false })
+                    .await?;
                 return Ok(());
             }
             Err(Failure::Retryable(err)) => {
@@ -281,7 +312,11 @@ impl Queue {
                     tracing::error!(parent: &span, error = ?err, "event handler failed for the last time; dead-lettered");
                     self.dlq()
                 };
-                let type_name = properties.kind().as_ref().map(|t| t.as_str().to_owned()).unwrap_or_default();
+                let type_name = properties
+                    .kind()
+                    .as_ref()
+                    .map(|t| t.as_str().to_owned())
+                    .unwrap_or_default();
                 channel
                     .basic_publish(
                         "".into(),

@@ -26,13 +26,16 @@ pub fn invalid_fields(errors: &[FieldError]) -> Status {
     for error in errors {
         details.add_bad_request_violation(error.field.clone(), error.message.clone());
     }
-    let message = errors.first().map_or("Invalid input.", |e| e.message.as_str());
+    let message = errors
+        .first()
+        .map_or("Invalid input.", |e| e.message.as_str());
     Status::with_error_details(Code::InvalidArgument, message, details)
 }
 
 /// A status with a machine-readable reason (`ErrorInfo.reason`) beside the user's message.
 pub fn with_reason(code: Code, reason: &str, message: &str) -> Status {
-    let details = ErrorDetails::with_error_info(reason, "evidentia", std::collections::HashMap::new());
+    let details =
+        ErrorDetails::with_error_info(reason, "evidentia", std::collections::HashMap::new());
     Status::with_error_details(code, message, details)
 }
 

@@ -68,7 +68,9 @@ pub async fn health_service(
             .set_service_status(*name, tonic_health::ServingStatus::Serving)
             .await;
     }
-    reporter.set_service_status("", tonic_health::ServingStatus::Serving).await;
+    reporter
+        .set_service_status("", tonic_health::ServingStatus::Serving)
+        .await;
     service
 }
 

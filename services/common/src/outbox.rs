@@ -60,7 +60,11 @@ pub async fn run_relay(pool: PgPool, config: AmqpConfig, shutdown: CancellationT
     }
 }
 
-async fn relay_session(pool: &PgPool, config: &AmqpConfig, shutdown: &CancellationToken) -> anyhow::Result<()> {
+async fn relay_session(
+    pool: &PgPool,
+    config: &AmqpConfig,
+    shutdown: &CancellationToken,
+) -> anyhow::Result<()> {
     let (connection, channel) = amqp::open_channel(config, "outbox-relay").await?;
     let mut listener = PgListener::connect_with(pool).await?;
     listener.listen("outbox").await?;

@@ -27,7 +27,9 @@ pub trait Service {
 
 /// The `main` of every domain service.
 pub fn main<S: Service>() -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     runtime.block_on(async {
         let _telemetry = telemetry::init(S::NAME)?;
         let config = S::config()?;
@@ -42,7 +44,10 @@ pub fn main<S: Service>() -> anyhow::Result<()> {
                 let listener = crate::grpc::bind(common.grpc_listen_addr).await?;
                 S::run(config, listener, shutdown::on_signal()).await
             }
-            Some(other) => anyhow::bail!("unknown command {other:?}; usage: {} [serve|migrate]", S::NAME),
+            Some(other) => anyhow::bail!(
+                "unknown command {other:?}; usage: {} [serve|migrate]",
+                S::NAME
+            ),
         }
     })
 }
@@ -56,10 +61,18 @@ pub struct Infrastructure {
 }
 
 impl Infrastructure {
-    pub async fn start(config: &ServiceConfig, migrations: &Migrator, shutdown: &CancellationToken) -> anyhow::Result<Self> {
+    pub async fn start(
+        config: &ServiceConfig,
+        migrations: &Migrator,
+        shutdown: &CancellationToken,
+    ) -> anyhow::Result<Self> {
         let pool = db::connect_and_migrate(&config.database_url, migrations).await?;
         let mut tasks = JoinSet::new();
-        tasks.spawn(outbox::run_relay(pool.clone(), config.amqp.clone(), shutdown.clone()));
+        tasks.spawn(outbox::run_relay(
+            pool.clone(),
+            config.amqp.clone(),
+            shutdown.clone(),
+        ));
         Ok(Self { pool, tasks })
     }
 
@@ -78,6 +91,7 @@ pub async fn test_config(name: &'static str) -> ServiceConfig {
         database_url: crate::testing::database_url(name).await,
         grpc_listen_addr: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
         amqp: crate::testing::amqp_config(),
-        redis_url: std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned()),
+        redis_url: std::env::var("REDIS_URL")
+            .unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned()),
     }
 }

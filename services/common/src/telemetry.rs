@@ -42,29 +42,59 @@ impl Drop for TelemetryGuard {
 /// Installs the global subscriber: logs (pretty, or JSON with `LOG_FORMAT=json`), and OTLP
 /// traces when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces-specific variable) is set.
 pub fn init(service_name: &str) -> anyhow::Result<TelemetryGuard> {
+    let export = [
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    ]
+    .iter()
+    .any(|name| std::env::var(name).is_ok_and(|v| !v.is_empty()));
+    init_with(service_name, export.then_some(Exporter::FromEnvironment))
+}
+
+/// Where spans go when exported.
+#[derive(Debug, Clone)]
+pub enum Exporter {
+    /// The standard `OTEL_*` variables.
+    FromEnvironment,
+    /// An explicit OTLP/gRPC endpoint (tests run their own receiver).
+    Endpoint(String),
+}
+
+/// [`init`] with an explicit exporter choice.
+pub fn init_with(service_name: &str, exporter: Option<Exporter>) -> anyhow::Result<TelemetryGuard> {
     global::set_text_map_propagator(TraceContextPropagator::new());
-    let filter = EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,lapin=warn,h2=warn,tower=warn,hyper=warn"));
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        EnvFilter::new("info,sqlx=warn,lapin=warn,h2=warn,tower=warn,hyper=warn")
+    });
     let json = std::env::var("LOG_FORMAT").is_ok_and(|v| v == "json");
     let fmt = if json {
-        tracing_subscriber::fmt::layer().json().with_current_span(true).boxed()
+        tracing_subscriber::fmt::layer()
+            .json()
+            .with_current_span(true)
+            .boxed()
     } else {
         tracing_subscriber::fmt::layer().compact().boxed()
     };
 
-    let export = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]
-        .iter()
-        .any(|name| std::env::var(name).is_ok_and(|v| !v.is_empty()));
-    let (otel_layer, provider) = if export {
-        let exporter = opentelemetry_otlp::SpanExporter::builder().with_tonic().build()?;
-        let service = std::env::var("OTEL_SERVICE_NAME").unwrap_or_else(|_| service_name.to_owned());
+    let (otel_layer, provider) = if let Some(choice) = exporter {
+        use opentelemetry_otlp::WithExportConfig;
+        let builder = opentelemetry_otlp::SpanExporter::builder().with_tonic();
+        let exporter = match choice {
+            Exporter::FromEnvironment => builder.build()?,
+            Exporter::Endpoint(url) => builder.with_endpoint(url).build()?,
+        };
+        let service =
+            std::env::var("OTEL_SERVICE_NAME").unwrap_or_else(|_| service_name.to_owned());
         let provider = SdkTracerProvider::builder()
             .with_batch_exporter(exporter)
             .with_resource(Resource::builder().with_service_name(service).build())
             .build();
         global::set_tracer_provider(provider.clone());
         let tracer = provider.tracer("evidentia");
-        (Some(tracing_opentelemetry::layer().with_tracer(tracer)), Some(provider))
+        (
+            Some(tracing_opentelemetry::layer().with_tracer(tracer)),
+            Some(provider),
+        )
     } else {
         (None, None)
     };
@@ -81,7 +111,9 @@ pub fn init(service_name: &str) -> anyhow::Result<TelemetryGuard> {
 pub fn current_context_headers() -> HashMap<String, String> {
     let context = tracing::Span::current().context();
     let mut headers = HashMap::new();
-    global::get_text_map_propagator(|propagator| propagator.inject_context(&context, &mut MapInjector(&mut headers)));
+    global::get_text_map_propagator(|propagator| {
+        propagator.inject_context(&context, &mut MapInjector(&mut headers))
+    });
     headers
 }
 

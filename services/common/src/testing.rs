@@ -16,10 +16,11 @@ pub async fn database_url(service: &str) -> SecretString {
     let now = chrono::Utc::now().timestamp();
     let name = format!("test_{service}_{now}_{}", uuid::Uuid::new_v4().simple());
     if let Ok(mut conn) = PgConnection::connect(&admin).await {
-        let stale: Vec<String> = sqlx::query_scalar("SELECT datname FROM pg_database WHERE datname LIKE 'test\\_%'")
-            .fetch_all(&mut conn)
-            .await
-            .unwrap_or_default();
+        let stale: Vec<String> =
+            sqlx::query_scalar("SELECT datname FROM pg_database WHERE datname LIKE 'test\\_%'")
+                .fetch_all(&mut conn)
+                .await
+                .unwrap_or_default();
         for db in stale {
             let created = db.split('_').nth(2).and_then(|t| t.parse::<i64>().ok());
             if created.is_some_and(|t| now - t > 3600) {
@@ -29,7 +30,9 @@ pub async fn database_url(service: &str) -> SecretString {
             }
         }
     }
-    let base = admin.rsplit_once('/').map_or(admin.as_str(), |(base, _)| base);
+    let base = admin
+        .rsplit_once('/')
+        .map_or(admin.as_str(), |(base, _)| base);
     SecretString::from(format!("{base}/{name}"))
 }
 
@@ -54,7 +57,10 @@ where
         if let Some(value) = check().await {
             return value;
         }
-        assert!(tokio::time::Instant::now() < deadline, "timed out waiting for {what}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }

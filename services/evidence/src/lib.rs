@@ -5,7 +5,7 @@
 pub mod storage;
 
 use evidentia_common::{
-    config::{ServiceConfig, secret_or, env_or},
+    config::{ServiceConfig, env_or, secret_or},
     grpc,
     service::{Infrastructure, Service},
 };
@@ -47,7 +47,11 @@ impl Service for EvidenceService {
         &MIGRATIONS
     }
 
-    async fn run(config: Config, listener: tokio::net::TcpListener, shutdown: CancellationToken) -> anyhow::Result<()> {
+    async fn run(
+        config: Config,
+        listener: tokio::net::TcpListener,
+        shutdown: CancellationToken,
+    ) -> anyhow::Result<()> {
         let store = storage::MediaStore::connect(&config.s3).await?;
         store.check_bucket().await?;
         let infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;

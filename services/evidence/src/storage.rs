@@ -36,7 +36,9 @@ impl MediaStore {
             .region(Region::new(config.region.clone()))
             .credentials_provider(credentials);
         if !config.endpoint.is_empty() {
-            builder = builder.endpoint_url(&config.endpoint).force_path_style(true);
+            builder = builder
+                .endpoint_url(&config.endpoint)
+                .force_path_style(true);
         }
         Ok(Self {
             client: Client::from_conf(builder.build()),
@@ -51,7 +53,13 @@ impl MediaStore {
             .bucket(&self.bucket)
             .send()
             .await
-            .map_err(|e| anyhow::anyhow!("S3 bucket {} is not reachable: {}", self.bucket, aws_sdk_s3::error::DisplayErrorContext(e)))?;
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "S3 bucket {} is not reachable: {}",
+                    self.bucket,
+                    aws_sdk_s3::error::DisplayErrorContext(e)
+                )
+            })?;
         tracing::info!(bucket = %self.bucket, "media bucket reachable");
         Ok(())
     }

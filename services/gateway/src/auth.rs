@@ -30,7 +30,10 @@ where
             .headers
             .get(AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+            .and_then(|v| {
+                v.strip_prefix("Bearer ")
+                    .or_else(|| v.strip_prefix("bearer "))
+            })
             .ok_or_else(ApiError::unauthorized)?;
         let user_id = verify_access(&key.0, token.trim()).ok_or_else(ApiError::unauthorized)?;
         tracing::Span::current().record("enduser.id", tracing::field::display(user_id));

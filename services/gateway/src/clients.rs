@@ -29,7 +29,10 @@ impl Clients {
         Ok(Self {
             accounts: AccountsServiceClient::with_interceptor(accounts.clone(), TracePropagation),
             payments: PaymentsServiceClient::with_interceptor(payments.clone(), TracePropagation),
-            referrals: ReferralsServiceClient::with_interceptor(referrals.clone(), TracePropagation),
+            referrals: ReferralsServiceClient::with_interceptor(
+                referrals.clone(),
+                TracePropagation,
+            ),
             all: vec![
                 ("accounts", accounts),
                 ("payments", payments),

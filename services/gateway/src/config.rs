@@ -34,7 +34,10 @@ impl Config {
             web_dist_dir: env_or("WEB_DIST_DIR", "web/dist")?,
             stripe_publishable_key: env_or("STRIPE_PUBLISHABLE_KEY", "pk_test_local")?,
             stripe_js_url: env_or("STRIPE_JS_URL", "http://127.0.0.1:8420/js.stripe.com/v3/")?,
-            csp_connect_src_extra: env_or("CSP_CONNECT_SRC_EXTRA", "http://127.0.0.1:8333 http://127.0.0.1:8420")?,
+            csp_connect_src_extra: env_or(
+                "CSP_CONNECT_SRC_EXTRA",
+                "http://127.0.0.1:8333 http://127.0.0.1:8420",
+            )?,
         })
     }
 }

@@ -67,7 +67,11 @@ impl ApiError {
 
     pub fn internal(error: &dyn std::fmt::Display) -> Self {
         tracing::error!(error = %error, "internal error");
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "server_error", SERVER_ERROR)
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "server_error",
+            SERVER_ERROR,
+        )
     }
 }
 
@@ -87,7 +91,11 @@ impl From<tonic::Status> for ApiError {
             Code::ResourceExhausted => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => {
                 tracing::warn!(code = ?status.code(), message = status.message(), "service unavailable");
-                return Self::new(StatusCode::SERVICE_UNAVAILABLE, "service_unavailable", SERVER_ERROR);
+                return Self::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "service_unavailable",
+                    SERVER_ERROR,
+                );
             }
             Code::Ok | Code::Unknown | Code::Internal | Code::Unimplemented | Code::DataLoss => {
                 return Self::internal(&format!("{:?}: {}", status.code(), status.message()));
@@ -114,7 +122,10 @@ impl From<tonic::Status> for ApiError {
                 })
                 .collect()
         };
-        Self { status: http, errors }
+        Self {
+            status: http,
+            errors,
+        }
     }
 }
 

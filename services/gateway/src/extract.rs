@@ -31,7 +31,9 @@ where
 
 fn json_rejection(rejection: &JsonRejection) -> ApiError {
     let message = match rejection {
-        JsonRejection::MissingJsonContentType(_) => "Expected a JSON body (Content-Type: application/json).".to_owned(),
+        JsonRejection::MissingJsonContentType(_) => {
+            "Expected a JSON body (Content-Type: application/json).".to_owned()
+        }
         JsonRejection::JsonSyntaxError(_) => "The request body is not valid JSON.".to_owned(),
         JsonRejection::JsonDataError(err) => format!("Invalid request body: {}", err.body_text()),
         other => other.body_text(),

@@ -1,6 +1,8 @@
 //! The gateway process: the REST API under `/api/` and the web app.
 fn main() -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     runtime.block_on(async {
         let _telemetry = evidentia_common::telemetry::init("gateway")?;
         let config = gateway::config::Config::from_env()?;

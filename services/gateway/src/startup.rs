@@ -42,7 +42,10 @@ pub fn app(config: Config) -> anyhow::Result<Router> {
     let (api, openapi) = routes::api().split_for_parts();
     let openapi = Arc::new(openapi);
     let api = api
-        .route("/api/openapi.json", get(move || async move { Json(openapi.as_ref().clone()) }))
+        .route(
+            "/api/openapi.json",
+            get(move || async move { Json(openapi.as_ref().clone()) }),
+        )
         .route("/api", axum::routing::any(not_found))
         .route("/api/{*rest}", axum::routing::any(not_found))
         .with_state(state)
@@ -83,7 +86,11 @@ pub fn app(config: Config) -> anyhow::Result<Router> {
 }
 
 /// Serves until `shutdown`.
-pub async fn run(config: Config, listener: tokio::net::TcpListener, shutdown: CancellationToken) -> anyhow::Result<()> {
+pub async fn run(
+    config: Config,
+    listener: tokio::net::TcpListener,
+    shutdown: CancellationToken,
+) -> anyhow::Result<()> {
     let app = app(config)?;
     tracing::info!(addr = %listener.local_addr()?, "gateway listening");
     axum::serve(listener, app)
@@ -118,14 +125,21 @@ async fn finish_errors(req: Request, next: Next) -> Response {
     let errors = match pending {
         Some(PendingError(errors)) => errors,
         None if response.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", "The request body is too large.").errors
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                "The request body is too large.",
+            )
+            .errors
         }
         None => return response,
     };
     let status = response.status();
     let (mut parts, _) = response.into_parts();
     parts.headers.remove(header::CONTENT_LENGTH);
-    let body = Json(ErrorBody { errors, request_id }).into_response().into_body();
+    let body = Json(ErrorBody { errors, request_id })
+        .into_response()
+        .into_body();
     parts.status = status;
     Response::from_parts(parts, body)
 }

@@ -36,10 +36,12 @@ pub fn router(config: &Config) -> Router {
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
     Router::new()
         .fallback_service(ServeDir::new(dist).fallback(ServeFile::new(index)))
-        .layer(middleware::from_fn(move |req: Request<axum::body::Body>, next: Next| {
-            let csp = csp.clone();
-            async move { with_headers(req, next, csp).await }
-        }))
+        .layer(middleware::from_fn(
+            move |req: Request<axum::body::Body>, next: Next| {
+                let csp = csp.clone();
+                async move { with_headers(req, next, csp).await }
+            },
+        ))
 }
 
 async fn with_headers(req: Request<axum::body::Body>, next: Next, csp: HeaderValue) -> Response {
@@ -53,8 +55,14 @@ async fn with_headers(req: Request<axum::body::Body>, next: Next, csp: HeaderVal
     };
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     headers.insert(header::CONTENT_SECURITY_POLICY, csp);
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("strict-origin-when-cross-origin"),
+    );
     headers.insert(
         "permissions-policy",
         HeaderValue::from_static("camera=(self), microphone=(self), geolocation=(self)"),
@@ -70,7 +78,10 @@ mod tests {
     fn the_policy_allows_no_inline_script_and_names_stripe() {
         let config = Config::from_env().expect("defaults");
         let csp = content_security_policy(&config);
-        assert!(csp.contains("script-src 'self' http://127.0.0.1:8420;"), "{csp}");
+        assert!(
+            csp.contains("script-src 'self' http://127.0.0.1:8420;"),
+            "{csp}"
+        );
         assert!(!csp.contains("'unsafe-eval'"));
         assert!(csp.contains("frame-ancestors 'none'"));
     }

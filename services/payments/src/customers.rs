@@ -15,25 +15,30 @@ pub async fn ensure(
     email: &str,
     name: &str,
 ) -> Result<String, PaymentsError> {
-    sqlx::query("INSERT INTO customers (user_id, email) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING")
-        .bind(user_id)
-        .bind(email)
-        .execute(&mut *conn)
-        .await?;
-    let existing: Option<String> =
-        sqlx::query_scalar("SELECT stripe_customer_id FROM customers WHERE user_id = $1 FOR UPDATE")
-            .bind(user_id)
-            .fetch_one(&mut *conn)
-            .await?;
+    sqlx::query(
+        "INSERT INTO customers (user_id, email) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING",
+    )
+    .bind(user_id)
+    .bind(email)
+    .execute(&mut *conn)
+    .await?;
+    let existing: Option<String> = sqlx::query_scalar(
+        "SELECT stripe_customer_id FROM customers WHERE user_id = $1 FOR UPDATE",
+    )
+    .bind(user_id)
+    .fetch_one(&mut *conn)
+    .await?;
     if let Some(id) = existing {
         return Ok(id);
     }
     let id = stripe.create_customer(user_id, email, name).await?;
-    sqlx::query("UPDATE customers SET stripe_customer_id = $2, updated_at = now() WHERE user_id = $1")
-        .bind(user_id)
-        .bind(&id)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query(
+        "UPDATE customers SET stripe_customer_id = $2, updated_at = now() WHERE user_id = $1",
+    )
+    .bind(user_id)
+    .bind(&id)
+    .execute(&mut *conn)
+    .await?;
     tracing::info!(stripe.customer = %id, "Stripe customer created");
     Ok(id)
 }
@@ -48,7 +53,10 @@ pub struct PaymentProfile {
     pub one_time_benefit_applied: bool,
 }
 
-pub async fn profile(conn: &mut PgConnection, user_id: Uuid) -> Result<PaymentProfile, PaymentsError> {
+pub async fn profile(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+) -> Result<PaymentProfile, PaymentsError> {
     let found: Option<PaymentProfile> = sqlx::query_as(
         "SELECT c.stripe_customer_id, c.default_payment_method, \
                 COALESCE(w.auto_topping_up_amount_cents, 0) AS auto_topping_up_amount, \

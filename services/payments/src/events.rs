@@ -16,7 +16,12 @@ pub struct CreateCustomerOnSignUp {
 
 #[async_trait]
 impl Handler<AccountCreated> for CreateCustomerOnSignUp {
-    async fn handle(&self, conn: &mut PgConnection, event: AccountCreated, _meta: &EventMeta) -> anyhow::Result<()> {
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: AccountCreated,
+        _meta: &EventMeta,
+    ) -> anyhow::Result<()> {
         let user_id = Uuid::parse_str(&event.user_id)?;
         let name = format!("{} {}", event.first_name, event.last_name);
         customers::ensure(conn, self.stripe.as_ref(), user_id, &event.email, &name).await?;

@@ -3,7 +3,9 @@
 use std::sync::Arc;
 
 use evidentia_common::grpc::Caller;
-use evidentia_proto::payments::v1::{self as pb, payments_service_server::PaymentsService as PaymentsRpc};
+use evidentia_proto::payments::v1::{
+    self as pb, payments_service_server::PaymentsService as PaymentsRpc,
+};
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 
@@ -39,8 +41,17 @@ impl PaymentsRpc for PaymentsApi {
         let user_id = Caller::from_metadata(request.metadata()).require_user()?;
         let req = request.into_inner();
         let mut tx = self.pool.begin().await.map_err(PaymentsError::from)?;
-        let id = customers::ensure(&mut tx, self.stripe.as_ref(), user_id, &req.email, &req.name).await?;
+        let id = customers::ensure(
+            &mut tx,
+            self.stripe.as_ref(),
+            user_id,
+            &req.email,
+            &req.name,
+        )
+        .await?;
         tx.commit().await.map_err(PaymentsError::from)?;
-        Ok(Response::new(pb::EnsureStripeCustomerResponse { stripe_customer_id: id }))
+        Ok(Response::new(pb::EnsureStripeCustomerResponse {
+            stripe_customer_id: id,
+        }))
     }
 }

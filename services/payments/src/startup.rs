@@ -8,7 +8,9 @@ use evidentia_common::{
     grpc,
     service::{Infrastructure, Service},
 };
-use evidentia_proto::{events::v1::AccountCreated, payments::v1::payments_service_server::PaymentsServiceServer};
+use evidentia_proto::{
+    events::v1::AccountCreated, payments::v1::payments_service_server::PaymentsServiceServer,
+};
 use sqlx::migrate::Migrator;
 use tokio_util::sync::CancellationToken;
 
@@ -39,17 +41,28 @@ impl Service for PaymentsService {
         &MIGRATIONS
     }
 
-    async fn run(config: Config, listener: tokio::net::TcpListener, shutdown: CancellationToken) -> anyhow::Result<()> {
+    async fn run(
+        config: Config,
+        listener: tokio::net::TcpListener,
+        shutdown: CancellationToken,
+    ) -> anyhow::Result<()> {
         let stripe: Arc<dyn Stripe> = Arc::new(StripeApi::new(&config)?);
         let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
         let consumers = Consumers::new("payments", infra.pool.clone(), config.service.amqp.clone())
-            .on::<AccountCreated, _>("create-customer", CreateCustomerOnSignUp { stripe: stripe.clone() });
+            .on::<AccountCreated, _>(
+                "create-customer",
+                CreateCustomerOnSignUp {
+                    stripe: stripe.clone(),
+                },
+            );
         infra.tasks.spawn(consumers.run(shutdown.clone()));
         let health = grpc::health_service(&["evidentia.payments.v1.PaymentsService"]).await;
-        let router = grpc::server().add_service(health).add_service(PaymentsServiceServer::new(PaymentsApi {
-            pool: infra.pool.clone(),
-            stripe,
-        }));
+        let router = grpc::server()
+            .add_service(health)
+            .add_service(PaymentsServiceServer::new(PaymentsApi {
+                pool: infra.pool.clone(),
+                stripe,
+            }));
         grpc::serve(router, listener, shutdown).await?;
         infra.join().await;
         Ok(())

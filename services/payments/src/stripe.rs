@@ -12,7 +12,12 @@ use crate::config::Config;
 #[async_trait]
 pub trait Stripe: Send + Sync + 'static {
     /// Creates the customer of `user_id`; the idempotency key makes a retry return the same one.
-    async fn create_customer(&self, user_id: Uuid, email: &str, name: &str) -> anyhow::Result<String>;
+    async fn create_customer(
+        &self,
+        user_id: Uuid,
+        email: &str,
+        name: &str,
+    ) -> anyhow::Result<String>;
 }
 
 pub struct StripeApi {
@@ -25,14 +30,21 @@ impl StripeApi {
         if !config.stripe_api_base.is_empty() {
             builder = builder.url(config.stripe_api_base.clone());
         }
-        Ok(Self { client: builder.build()? })
+        Ok(Self {
+            client: builder.build()?,
+        })
     }
 }
 
 #[async_trait]
 impl Stripe for StripeApi {
     #[tracing::instrument(skip_all, fields(user.id = %user_id))]
-    async fn create_customer(&self, user_id: Uuid, email: &str, name: &str) -> anyhow::Result<String> {
+    async fn create_customer(
+        &self,
+        user_id: Uuid,
+        email: &str,
+        name: &str,
+    ) -> anyhow::Result<String> {
         let key = stripe::IdempotencyKey::new(format!("customer-{user_id}"))
             .map_err(|e| anyhow::anyhow!("idempotency key: {e:?}"))?;
         let mut request = CreateCustomer::new()

@@ -42,7 +42,9 @@ pub async fn ensure(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Refe
             return Ok(code);
         }
     }
-    Err(sqlx::Error::Protocol("could not find a free referral code".to_owned()))
+    Err(sqlx::Error::Protocol(
+        "could not find a free referral code".to_owned(),
+    ))
 }
 
 pub async fn find(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option<ReferralCode>> {
@@ -57,7 +59,12 @@ pub struct CreateCodeOnSignUp;
 
 #[async_trait]
 impl Handler<AccountCreated> for CreateCodeOnSignUp {
-    async fn handle(&self, conn: &mut PgConnection, event: AccountCreated, _meta: &EventMeta) -> anyhow::Result<()> {
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: AccountCreated,
+        _meta: &EventMeta,
+    ) -> anyhow::Result<()> {
         ensure(conn, Uuid::parse_str(&event.user_id)?).await?;
         Ok(())
     }

@@ -1,7 +1,9 @@
 //! The gRPC surface of referrals: converts proto messages to domain values and back, nothing else.
 
 use evidentia_common::{errors::internal, grpc::Caller};
-use evidentia_proto::referrals::v1::{self as pb, referrals_service_server::ReferralsService as ReferralsRpc};
+use evidentia_proto::referrals::v1::{
+    self as pb, referrals_service_server::ReferralsService as ReferralsRpc,
+};
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 
@@ -20,7 +22,9 @@ impl ReferralsRpc for ReferralsApi {
         let user_id = Caller::from_metadata(request.metadata()).require_user()?;
         let mut tx = self.pool.begin().await.map_err(|e| internal(&e.into()))?;
         // The code normally exists since AccountCreated; a caller faster than the event gets it now.
-        let code = codes::ensure(&mut tx, user_id).await.map_err(|e| internal(&e.into()))?;
+        let code = codes::ensure(&mut tx, user_id)
+            .await
+            .map_err(|e| internal(&e.into()))?;
         tx.commit().await.map_err(|e| internal(&e.into()))?;
         Ok(Response::new(pb::ReferralInfo {
             code: code.code,

@@ -6,7 +6,9 @@ use evidentia_common::{
     grpc,
     service::{Infrastructure, Service},
 };
-use evidentia_proto::{events::v1::AccountCreated, referrals::v1::referrals_service_server::ReferralsServiceServer};
+use evidentia_proto::{
+    events::v1::AccountCreated, referrals::v1::referrals_service_server::ReferralsServiceServer,
+};
 use sqlx::migrate::Migrator;
 use tokio_util::sync::CancellationToken;
 
@@ -32,15 +34,22 @@ impl Service for ReferralsService {
         &MIGRATIONS
     }
 
-    async fn run(config: Config, listener: tokio::net::TcpListener, shutdown: CancellationToken) -> anyhow::Result<()> {
+    async fn run(
+        config: Config,
+        listener: tokio::net::TcpListener,
+        shutdown: CancellationToken,
+    ) -> anyhow::Result<()> {
         let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
-        let consumers = Consumers::new("referrals", infra.pool.clone(), config.service.amqp.clone())
-            .on::<AccountCreated, _>("create-referral-code", CreateCodeOnSignUp);
+        let consumers =
+            Consumers::new("referrals", infra.pool.clone(), config.service.amqp.clone())
+                .on::<AccountCreated, _>("create-referral-code", CreateCodeOnSignUp);
         infra.tasks.spawn(consumers.run(shutdown.clone()));
         let health = grpc::health_service(&["evidentia.referrals.v1.ReferralsService"]).await;
-        let router = grpc::server().add_service(health).add_service(ReferralsServiceServer::new(ReferralsApi {
-            pool: infra.pool.clone(),
-        }));
+        let router = grpc::server()
+            .add_service(health)
+            .add_service(ReferralsServiceServer::new(ReferralsApi {
+                pool: infra.pool.clone(),
+            }));
         grpc::serve(router, listener, shutdown).await?;
         infra.join().await;
         Ok(())

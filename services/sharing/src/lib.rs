@@ -40,7 +40,11 @@ impl Service for SharingService {
         &MIGRATIONS
     }
 
-    async fn run(config: Config, listener: tokio::net::TcpListener, shutdown: CancellationToken) -> anyhow::Result<()> {
+    async fn run(
+        config: Config,
+        listener: tokio::net::TcpListener,
+        shutdown: CancellationToken,
+    ) -> anyhow::Result<()> {
         let infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
         let router = grpc::server().add_service(grpc::health_service(&[]).await);
         grpc::serve(router, listener, shutdown).await?;

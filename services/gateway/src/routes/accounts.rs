@@ -1,10 +1,7 @@
 //! `accounts/...` (spec §7 "Accounts"): sign-up, confirmation codes, sessions and the profile.
 
 use axum::{Json, extract::State, http::StatusCode};
-use evidentia_proto::{
-    accounts::v1 as accounts,
-    payments::v1 as payments,
-};
+use evidentia_proto::{accounts::v1 as accounts, payments::v1 as payments};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -78,7 +75,13 @@ async fn verify_availability(
         username: body.username,
         phone_number: body.phone_number.map(Into::into),
     });
-    let found = state.clients.accounts.clone().check_availability(request).await?.into_inner();
+    let found = state
+        .clients
+        .accounts
+        .clone()
+        .check_availability(request)
+        .await?
+        .into_inner();
     Ok(Json(AvailabilityResponse {
         email: found.email,
         username: found.username,
@@ -126,7 +129,13 @@ async fn send_code(
         email: body.email,
         purpose: body.purpose.into(),
     });
-    let sent = state.clients.accounts.clone().send_confirmation_code(request).await?.into_inner();
+    let sent = state
+        .clients
+        .accounts
+        .clone()
+        .send_confirmation_code(request)
+        .await?
+        .into_inner();
     Ok(Json(SendCodeResponse {
         expires_in_seconds: sent.expires_in_seconds,
     }))
@@ -161,7 +170,13 @@ async fn verify_code(
         code: body.code,
         purpose: body.purpose.into(),
     });
-    let verified = state.clients.accounts.clone().verify_confirmation_code(request).await?.into_inner();
+    let verified = state
+        .clients
+        .accounts
+        .clone()
+        .verify_confirmation_code(request)
+        .await?
+        .into_inner();
     Ok(Json(VerifyCodeResponse {
         verification_token: verified.verification_token,
     }))
@@ -216,7 +231,13 @@ async fn create(
         first_name: body.first_name,
         last_name: body.last_name,
     });
-    let pair = state.clients.accounts.clone().create_account(request).await?.into_inner();
+    let pair = state
+        .clients
+        .accounts
+        .clone()
+        .create_account(request)
+        .await?
+        .into_inner();
     Ok((StatusCode::CREATED, Json(pair.into())))
 }
 
@@ -240,7 +261,13 @@ async fn login(
         username: body.username,
         password: body.password,
     });
-    let pair = state.clients.accounts.clone().login(request).await?.into_inner();
+    let pair = state
+        .clients
+        .accounts
+        .clone()
+        .login(request)
+        .await?
+        .into_inner();
     Ok(Json(pair.into()))
 }
 
@@ -258,8 +285,16 @@ async fn refresh(
     Client(caller): Client,
     ApiJson(body): ApiJson<RefreshRequest>,
 ) -> ApiResult<Json<TokenPair>> {
-    let request = caller.request(accounts::RefreshTokenRequest { refresh: body.refresh });
-    let pair = state.clients.accounts.clone().refresh_token(request).await?.into_inner();
+    let request = caller.request(accounts::RefreshTokenRequest {
+        refresh: body.refresh,
+    });
+    let pair = state
+        .clients
+        .accounts
+        .clone()
+        .refresh_token(request)
+        .await?
+        .into_inner();
     Ok(Json(pair.into()))
 }
 
@@ -272,7 +307,9 @@ async fn logout(
     User(caller): User,
     ApiJson(body): ApiJson<RefreshRequest>,
 ) -> ApiResult<StatusCode> {
-    let request = caller.request(accounts::LogoutRequest { refresh: body.refresh });
+    let request = caller.request(accounts::LogoutRequest {
+        refresh: body.refresh,
+    });
     state.clients.accounts.clone().logout(request).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -314,9 +351,11 @@ pub struct Profile {
 }
 
 fn rfc3339(ts: Option<prost_types::Timestamp>) -> String {
-    ts.and_then(|t| chrono::DateTime::from_timestamp(t.seconds, u32::try_from(t.nanos).unwrap_or(0)))
-        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
-        .unwrap_or_default()
+    ts.and_then(|t| {
+        chrono::DateTime::from_timestamp(t.seconds, u32::try_from(t.nanos).unwrap_or(0))
+    })
+    .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+    .unwrap_or_default()
 }
 
 /// The profile, composed from accounts and payments fetched in parallel.

@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use axum::{Json, extract::State, http::StatusCode};
 use serde::Serialize;
-use tonic_health::pb::{HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient};
+use tonic_health::pb::{
+    HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
+};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -21,7 +23,9 @@ pub struct Health {
 }
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(ready)).routes(routes!(live))
+    OpenApiRouter::new()
+        .routes(routes!(ready))
+        .routes(routes!(live))
 }
 
 /// Ready when every service answers its gRPC health check with SERVING.
@@ -31,7 +35,9 @@ async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
     let checks = state.clients.all.iter().map(|(name, channel)| {
         let mut client = HealthClient::new(channel.clone());
         async move {
-            let request = HealthCheckRequest { service: String::new() };
+            let request = HealthCheckRequest {
+                service: String::new(),
+            };
             let serving = tokio::time::timeout(Duration::from_secs(2), client.check(request))
                 .await
                 .ok()
@@ -47,14 +53,29 @@ async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
         .map(|(name, _)| name.to_owned())
         .collect();
     if failing.is_empty() {
-        (StatusCode::OK, Json(Health { status: "ok".into(), failing }))
+        (
+            StatusCode::OK,
+            Json(Health {
+                status: "ok".into(),
+                failing,
+            }),
+        )
     } else {
-        (StatusCode::SERVICE_UNAVAILABLE, Json(Health { status: "unavailable".into(), failing }))
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(Health {
+                status: "unavailable".into(),
+                failing,
+            }),
+        )
     }
 }
 
 /// The gateway process itself is up.
 #[utoipa::path(get, path = "/api/health/live/", tag = "health", responses((status = 200, body = Health)))]
 async fn live() -> Json<Health> {
-    Json(Health { status: "ok".into(), failing: Vec::new() })
+    Json(Health {
+        status: "ok".into(),
+        failing: Vec::new(),
+    })
 }

@@ -25,7 +25,10 @@ pub struct StripeCustomer {
 /// has not happened yet. Idempotent.
 #[utoipa::path(post, path = "/api/payments/stripe-customer/create/", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = StripeCustomer), (status = 401, body = ErrorBody)))]
-async fn create_stripe_customer(State(state): State<AppState>, User(caller): User) -> ApiResult<Json<StripeCustomer>> {
+async fn create_stripe_customer(
+    State(state): State<AppState>,
+    User(caller): User,
+) -> ApiResult<Json<StripeCustomer>> {
     let profile = state
         .clients
         .accounts

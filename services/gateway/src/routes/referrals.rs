@@ -28,7 +28,10 @@ pub struct ReferralInfo {
 /// The signed-in user's own referral code.
 #[utoipa::path(get, path = "/api/shareable-codes/referral-info/", tag = "shareable-codes", security(("bearer" = [])),
     responses((status = 200, body = ReferralInfo), (status = 401, body = ErrorBody)))]
-async fn referral_info(State(state): State<AppState>, User(caller): User) -> ApiResult<Json<ReferralInfo>> {
+async fn referral_info(
+    State(state): State<AppState>,
+    User(caller): User,
+) -> ApiResult<Json<ReferralInfo>> {
     let info = state
         .clients
         .referrals

@@ -1,0 +1,282 @@
+//! The services of a sign-up, run in-process on free ports against the real components, with
+//! the gateway in front: each test has its own databases and exchange.
+
+#![allow(dead_code, reason = "each test binary uses part of the support")]
+#![allow(clippy::expect_used, reason = "test support: a failed setup should stop the test")]
+
+use std::{net::SocketAddr, path::PathBuf, time::Duration};
+
+use evidentia_common::{
+    config::{SecretString, ServiceConfig},
+    service::{Service, test_config},
+    testing,
+};
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+pub struct Stack {
+    pub base: String,
+    pub http: reqwest::Client,
+    pub shutdown: CancellationToken,
+    pub accounts_db: SecretString,
+    pub payments_db: SecretString,
+    pub referrals_db: SecretString,
+}
+
+impl Drop for Stack {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+async fn listener() -> (TcpListener, SocketAddr) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    (listener, addr)
+}
+
+fn spawn<S: Service + 'static>(
+    config: S::Config,
+    listener: TcpListener,
+    shutdown: &CancellationToken,
+) where
+    S::Config: Send,
+{
+    let shutdown = shutdown.clone();
+    // Services' futures are not all Send (sqlx lifetimes): each gets a thread of its own.
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            if let Err(err) = S::run(config, listener, shutdown).await {
+                panic!("{} failed: {err:?}", S::NAME);
+            }
+        });
+    });
+}
+
+/// Shares one exchange among the services of the stack.
+async fn service_config(
+    name: &'static str,
+    exchange: &evidentia_common::config::AmqpConfig,
+) -> ServiceConfig {
+    let mut config = test_config(name).await;
+    config.amqp = exchange.clone();
+    config
+}
+
+impl Stack {
+    pub async fn start() -> Self {
+        let shutdown = CancellationToken::new();
+        let amqp = testing::amqp_config();
+
+        let mut accounts_config = accounts::config::Config::from_env().expect("accounts config");
+        accounts_config.service = service_config("accounts", &amqp).await;
+        accounts_config.limits.code_sends_per_window = 100;
+        let accounts_db = accounts_config.service.database_url.clone();
+        let (accounts_listener, accounts_addr) = listener().await;
+        spawn::<accounts::AccountsService>(accounts_config, accounts_listener, &shutdown);
+
+        let mut payments_config = payments::config::Config::from_env().expect("payments config");
+        payments_config.service = service_config("payments", &amqp).await;
+        let payments_db = payments_config.service.database_url.clone();
+        let (payments_listener, payments_addr) = listener().await;
+        spawn::<payments::PaymentsService>(payments_config, payments_listener, &shutdown);
+
+        let mut referrals_config = referrals::config::Config::from_env().expect("referrals config");
+        referrals_config.service = service_config("referrals", &amqp).await;
+        let referrals_db = referrals_config.service.database_url.clone();
+        let (referrals_listener, referrals_addr) = listener().await;
+        spawn::<referrals::ReferralsService>(referrals_config, referrals_listener, &shutdown);
+
+        let mut evidence_config =
+            <evidence::EvidenceService as Service>::config().expect("evidence config");
+        evidence_config.service = service_config("evidence", &amqp).await;
+        let (evidence_listener, evidence_addr) = listener().await;
+        spawn::<evidence::EvidenceService>(evidence_config, evidence_listener, &shutdown);
+
+        let mut sharing_config =
+            <sharing::SharingService as Service>::config().expect("sharing config");
+        sharing_config.service = service_config("sharing", &amqp).await;
+        let (sharing_listener, sharing_addr) = listener().await;
+        spawn::<sharing::SharingService>(sharing_config, sharing_listener, &shutdown);
+
+        let mut gateway_config = gateway::config::Config::from_env().expect("gateway config");
+        gateway_config.accounts_url = format!("http://{accounts_addr}");
+        gateway_config.payments_url = format!("http://{payments_addr}");
+        gateway_config.referrals_url = format!("http://{referrals_addr}");
+        gateway_config.evidence_url = format!("http://{evidence_addr}");
+        gateway_config.sharing_url = format!("http://{sharing_addr}");
+        gateway_config.web_dist_dir = std::env::temp_dir()
+            .join("evidentia-no-web")
+            .display()
+            .to_string();
+        let (gateway_listener, gateway_addr) = listener().await;
+        let token = shutdown.clone();
+        tokio::spawn(async move {
+            gateway::startup::run(gateway_config, gateway_listener, token).await
+        });
+
+        let stack = Self {
+            base: format!("http://{gateway_addr}/api"),
+            http: reqwest::Client::new(),
+            shutdown,
+            accounts_db,
+            payments_db,
+            referrals_db,
+        };
+        let http = stack.http.clone();
+        let url = stack.url("health/");
+        testing::eventually("every service healthy", Duration::from_secs(30), || {
+            let http = http.clone();
+            let url = url.clone();
+            async move {
+                let response = http.get(&url).send().await.ok()?;
+                response.status().is_success().then_some(())
+            }
+        })
+        .await;
+        stack
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}/{}", self.base, path)
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let response = self
+            .http
+            .post(self.url(path))
+            .json(&body)
+            .send()
+            .await
+            .expect("request");
+        read(response).await
+    }
+
+    pub async fn get_auth(&self, path: &str, access: &str) -> (u16, Value) {
+        let response = self
+            .http
+            .get(self.url(path))
+            .bearer_auth(access)
+            .send()
+            .await
+            .expect("request");
+        read(response).await
+    }
+
+    pub async fn post_auth(&self, path: &str, access: &str, body: Value) -> (u16, Value) {
+        let response = self
+            .http
+            .post(self.url(path))
+            .bearer_auth(access)
+            .json(&body)
+            .send()
+            .await
+            .expect("request");
+        read(response).await
+    }
+
+    /// Signs up a new individual through the API, reading the code from the mail sink; returns
+    /// (username, e-mail, access, refresh).
+    pub async fn sign_up(&self) -> SignedUp {
+        let unique = uuid::Uuid::new_v4().simple().to_string();
+        let email = format!("gw-{}@example.com", &unique[..12]);
+        let username = format!("u{}", &unique[..12]);
+        let national: String = unique
+            .chars()
+            .filter(char::is_ascii_digit)
+            .chain("0123456789".chars())
+            .take(10)
+            .collect();
+        let (status, _) = self
+            .post(
+                "accounts/confirmation-code/send/",
+                json!({ "email": email, "purpose": "sign_up" }),
+            )
+            .await;
+        assert_eq!(status, 200);
+        let code = read_code(&email).await;
+        let (status, verified) = self
+            .post(
+                "accounts/confirmation-code/verify/",
+                json!({ "email": email, "code": code }),
+            )
+            .await;
+        assert_eq!(status, 200, "{verified}");
+        let (status, tokens) = self
+            .post(
+                "accounts/create/",
+                json!({
+                    "username": username,
+                    "email": email,
+                    "password": "Secret12#",
+                    "verification_token": verified["verification_token"],
+                    "phone_number": { "country_code": "+44", "national_number": national },
+                }),
+            )
+            .await;
+        assert_eq!(status, 201, "{tokens}");
+        SignedUp {
+            username,
+            email,
+            access: tokens["access"].as_str().expect("access").to_owned(),
+            refresh: tokens["refresh"].as_str().expect("refresh").to_owned(),
+        }
+    }
+}
+
+pub struct SignedUp {
+    pub username: String,
+    pub email: String,
+    pub access: String,
+    pub refresh: String,
+}
+
+async fn read(response: reqwest::Response) -> (u16, Value) {
+    let status = response.status().as_u16();
+    let text = response.text().await.expect("body");
+    let value = if text.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&text).unwrap_or(Value::String(text))
+    };
+    (status, value)
+}
+
+fn mail_dir() -> PathBuf {
+    std::env::var("MAIL_DIR").map_or_else(
+        |_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.dev/mail"),
+        PathBuf::from,
+    )
+}
+
+/// The 6-digit code of the newest message to `email` in the SMTP sink's directory.
+pub async fn read_code(email: &str) -> String {
+    let dir = mail_dir();
+    let email = email.to_owned();
+    testing::eventually("the confirmation e-mail", Duration::from_secs(10), || {
+        let dir = dir.clone();
+        let email = email.clone();
+        async move {
+            let mut names: Vec<_> = std::fs::read_dir(&dir)
+                .ok()?
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .collect();
+            names.sort();
+            names.iter().rev().find_map(|path| {
+                let text = std::fs::read_to_string(path).ok()?;
+                if !text.contains(&format!("To: {email}")) {
+                    return None;
+                }
+                let at = text.find("confirmation code is ")? + "confirmation code is ".len();
+                Some(text[at..at + 6].to_owned())
+            })
+        }
+    })
+    .await
+}
