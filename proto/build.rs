@@ -4,6 +4,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "evidentia/accounts/v1/accounts.proto",
         "evidentia/payments/v1/payments.proto",
         "evidentia/referrals/v1/referrals.proto",
+        "evidentia/evidence/v1/evidence.proto",
+        "evidentia/sharing/v1/sharing.proto",
         "evidentia/events/v1/events.proto",
     ];
     for proto in &protos {

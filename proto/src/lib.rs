@@ -12,6 +12,18 @@ pub mod payments {
     }
 }
 
+pub mod evidence {
+    pub mod v1 {
+        tonic::include_proto!("evidentia.evidence.v1");
+    }
+}
+
+pub mod sharing {
+    pub mod v1 {
+        tonic::include_proto!("evidentia.sharing.v1");
+    }
+}
+
 pub mod referrals {
     pub mod v1 {
         tonic::include_proto!("evidentia.referrals.v1");

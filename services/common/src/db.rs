@@ -63,7 +63,8 @@ pub async fn create_database_if_missing(url: &SecretString) -> anyhow::Result<()
 pub async fn migrate(url: &SecretString, service: &Migrator) -> anyhow::Result<()> {
     create_database_if_missing(url).await?;
     let mut conn = PgConnection::connect(url.expose_secret()).await?;
-    migrator(service).run(&mut conn).await?;
+    // `run(&mut conn)` makes the future fail "Acquire is not general enough" when spawned.
+    migrator(service).run_direct(&mut conn).await?;
     conn.close().await?;
     Ok(())
 }

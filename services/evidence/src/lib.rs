@@ -1,13 +1,18 @@
 //! The evidence service: folders, evidence items, uploads straight to S3, storage dates and
-//! rental captures. This foundation runs its database, outbox relay, S3 client (the media bucket
-//! is checked at start) and health service; the evidence features arrive with their issues.
+//! rental captures. Every account gets its storage usage at sign-up (`AccountCreated`); the media
+//! bucket is checked at start.
 
 pub mod storage;
+pub mod usage;
 
 use evidentia_common::{
     config::{ServiceConfig, env_or, secret_or},
+    consumer::Consumers,
     grpc,
     service::{Infrastructure, Service},
+};
+use evidentia_proto::{
+    events::v1::AccountCreated, evidence::v1::evidence_service_server::EvidenceServiceServer,
 };
 use sqlx::migrate::Migrator;
 use tokio_util::sync::CancellationToken;
@@ -54,8 +59,15 @@ impl Service for EvidenceService {
     ) -> anyhow::Result<()> {
         let store = storage::MediaStore::connect(&config.s3).await?;
         store.check_bucket().await?;
-        let infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
-        let router = grpc::server().add_service(grpc::health_service(&[]).await);
+        let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
+        let consumers = Consumers::new("evidence", infra.pool.clone(), config.service.amqp.clone())
+            .on::<AccountCreated, _>("open-storage-account", usage::OpenOnSignUp);
+        infra.tasks.spawn(consumers.run(shutdown.clone()));
+        let router = grpc::server()
+            .add_service(grpc::health_service(&["evidentia.evidence.v1.EvidenceService"]).await)
+            .add_service(EvidenceServiceServer::new(usage::EvidenceApi {
+                pool: infra.pool.clone(),
+            }));
         grpc::serve(router, listener, shutdown).await?;
         infra.join().await;
         Ok(())

@@ -3,6 +3,7 @@
 use evidentia_common::grpc::{TracePropagation, channel};
 use evidentia_proto::{
     accounts::v1::accounts_service_client::AccountsServiceClient,
+    evidence::v1::evidence_service_client::EvidenceServiceClient,
     payments::v1::payments_service_client::PaymentsServiceClient,
     referrals::v1::referrals_service_client::ReferralsServiceClient,
 };
@@ -15,6 +16,7 @@ pub type Traced = InterceptedService<Channel, TracePropagation>;
 #[derive(Clone)]
 pub struct Clients {
     pub accounts: AccountsServiceClient<Traced>,
+    pub evidence: EvidenceServiceClient<Traced>,
     pub payments: PaymentsServiceClient<Traced>,
     pub referrals: ReferralsServiceClient<Traced>,
     /// Every service by name, for the health check.
@@ -26,7 +28,9 @@ impl Clients {
         let accounts = channel(&config.accounts_url)?;
         let payments = channel(&config.payments_url)?;
         let referrals = channel(&config.referrals_url)?;
+        let evidence = channel(&config.evidence_url)?;
         Ok(Self {
+            evidence: EvidenceServiceClient::with_interceptor(evidence.clone(), TracePropagation),
             accounts: AccountsServiceClient::with_interceptor(accounts.clone(), TracePropagation),
             payments: PaymentsServiceClient::with_interceptor(payments.clone(), TracePropagation),
             referrals: ReferralsServiceClient::with_interceptor(
@@ -36,7 +40,7 @@ impl Clients {
             all: vec![
                 ("accounts", accounts),
                 ("payments", payments),
-                ("evidence", channel(&config.evidence_url)?),
+                ("evidence", evidence),
                 ("sharing", channel(&config.sharing_url)?),
                 ("referrals", referrals),
             ],

@@ -1,7 +1,10 @@
 //! One sign-up is one trace: W3C trace context crosses gateway -> gRPC -> outbox -> AMQP ->
 //! consumers, and OTLP export delivers it to a collector (a small receiver run by the test).
 
-#![allow(clippy::expect_used, reason = "test code: a failure should stop the test")]
+#![allow(
+    clippy::expect_used,
+    reason = "test code: a failure should stop the test"
+)]
 
 mod support;
 

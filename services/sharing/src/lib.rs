@@ -1,11 +1,17 @@
 //! The sharing service: shares of folders and evidence, watermarked copies, chat and
-//! futuregrams. This foundation runs its database, outbox relay and health service; the sharing
-//! features arrive with their issues.
+//! futuregrams. It keeps its own directory of accounts (from `AccountCreated`) for the
+//! watermark; the sharing features arrive with their issues.
+
+pub mod directory;
 
 use evidentia_common::{
     config::{ServiceConfig, env_or},
+    consumer::Consumers,
     grpc,
     service::{Infrastructure, Service},
+};
+use evidentia_proto::{
+    events::v1::AccountCreated, sharing::v1::sharing_service_server::SharingServiceServer,
 };
 use sqlx::migrate::Migrator;
 use tokio_util::sync::CancellationToken;
@@ -45,8 +51,15 @@ impl Service for SharingService {
         listener: tokio::net::TcpListener,
         shutdown: CancellationToken,
     ) -> anyhow::Result<()> {
-        let infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
-        let router = grpc::server().add_service(grpc::health_service(&[]).await);
+        let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
+        let consumers = Consumers::new("sharing", infra.pool.clone(), config.service.amqp.clone())
+            .on::<AccountCreated, _>("record-account", directory::RecordOnSignUp);
+        infra.tasks.spawn(consumers.run(shutdown.clone()));
+        let router = grpc::server()
+            .add_service(grpc::health_service(&["evidentia.sharing.v1.SharingService"]).await)
+            .add_service(SharingServiceServer::new(directory::SharingApi {
+                pool: infra.pool.clone(),
+            }));
         grpc::serve(router, listener, shutdown).await?;
         infra.join().await;
         Ok(())

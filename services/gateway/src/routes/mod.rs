@@ -1,6 +1,7 @@
 //! The REST surface under `/api/`: one module per area of spec §7.
 
 pub mod accounts;
+pub mod evidence;
 pub mod health;
 pub mod payments;
 pub mod referrals;
@@ -57,6 +58,7 @@ pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::routes())
         .merge(accounts::routes())
+        .merge(evidence::routes())
         .merge(payments::routes())
         .merge(referrals::routes())
 }

@@ -2,7 +2,10 @@
 //! the gateway in front: each test has its own databases and exchange.
 
 #![allow(dead_code, reason = "each test binary uses part of the support")]
-#![allow(clippy::expect_used, reason = "test support: a failed setup should stop the test")]
+#![allow(
+    clippy::expect_used,
+    reason = "test support: a failed setup should stop the test"
+)]
 
 use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
@@ -22,6 +25,8 @@ pub struct Stack {
     pub accounts_db: SecretString,
     pub payments_db: SecretString,
     pub referrals_db: SecretString,
+    pub evidence_db: SecretString,
+    pub sharing_db: SecretString,
 }
 
 impl Drop for Stack {
@@ -95,12 +100,14 @@ impl Stack {
         let mut evidence_config =
             <evidence::EvidenceService as Service>::config().expect("evidence config");
         evidence_config.service = service_config("evidence", &amqp).await;
+        let evidence_db = evidence_config.service.database_url.clone();
         let (evidence_listener, evidence_addr) = listener().await;
         spawn::<evidence::EvidenceService>(evidence_config, evidence_listener, &shutdown);
 
         let mut sharing_config =
             <sharing::SharingService as Service>::config().expect("sharing config");
         sharing_config.service = service_config("sharing", &amqp).await;
+        let sharing_db = sharing_config.service.database_url.clone();
         let (sharing_listener, sharing_addr) = listener().await;
         spawn::<sharing::SharingService>(sharing_config, sharing_listener, &shutdown);
 
@@ -127,6 +134,8 @@ impl Stack {
             accounts_db,
             payments_db,
             referrals_db,
+            evidence_db,
+            sharing_db,
         };
         let http = stack.http.clone();
         let url = stack.url("health/");

@@ -1,0 +1,96 @@
+//! Sharing's directory of accounts: how each user is named on shared copies, kept from
+//! `AccountCreated`.
+
+use async_trait::async_trait;
+use evidentia_common::{
+    consumer::{EventMeta, Handler},
+    errors::internal,
+    grpc::Caller,
+};
+use evidentia_proto::{
+    events::v1::AccountCreated,
+    sharing::v1::{self as pb, sharing_service_server::SharingService as SharingRpc},
+};
+use sqlx::{PgConnection, PgPool};
+use tonic::{Request, Response, Status};
+use uuid::Uuid;
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Entry {
+    pub username: String,
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+}
+
+impl Entry {
+    /// "First Last" when the user gave a name, else the username.
+    pub fn display_name(&self) -> String {
+        let full = format!("{} {}", self.first_name.trim(), self.last_name.trim());
+        let full = full.trim();
+        if full.is_empty() {
+            self.username.clone()
+        } else {
+            full.to_owned()
+        }
+    }
+}
+
+pub async fn find(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option<Entry>> {
+    sqlx::query_as(
+        "SELECT username, email, first_name, last_name FROM account_directory WHERE user_id = $1",
+    )
+    .bind(user_id)
+    .fetch_optional(conn)
+    .await
+}
+
+/// `AccountCreated` adds the account to the directory.
+pub struct RecordOnSignUp;
+
+#[async_trait]
+impl Handler<AccountCreated> for RecordOnSignUp {
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: AccountCreated,
+        _meta: &EventMeta,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO account_directory (user_id, username, email, first_name, last_name) VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (user_id) DO NOTHING",
+        )
+        .bind(Uuid::parse_str(&event.user_id)?)
+        .bind(&event.username)
+        .bind(&event.email)
+        .bind(&event.first_name)
+        .bind(&event.last_name)
+        .execute(conn)
+        .await?;
+        Ok(())
+    }
+}
+
+/// The gRPC surface: converts proto <-> domain, nothing else.
+pub struct SharingApi {
+    pub pool: PgPool,
+}
+
+#[tonic::async_trait]
+impl SharingRpc for SharingApi {
+    async fn get_sharer_identity(
+        &self,
+        request: Request<pb::GetSharerIdentityRequest>,
+    ) -> Result<Response<pb::SharerIdentity>, Status> {
+        let user_id = Caller::from_metadata(request.metadata()).require_user()?;
+        let mut conn = self.pool.acquire().await.map_err(|e| internal(&e.into()))?;
+        let entry = find(&mut conn, user_id)
+            .await
+            .map_err(|e| internal(&e.into()))?
+            .ok_or_else(|| Status::not_found("Account not found."))?;
+        Ok(Response::new(pb::SharerIdentity {
+            display_name: entry.display_name(),
+            email: entry.email,
+        }))
+    }
+}
