@@ -219,18 +219,7 @@ pub async fn login(
         )]));
     }
     let limits = &state.config.limits;
-    let account_key = format!("accounts:login:account:{login}");
     let window = limits.login_window_seconds;
-    if !ratelimit::hit(
-        &state.redis,
-        &account_key,
-        limits.logins_per_account,
-        window,
-    )
-    .await?
-    {
-        return Err(AccountsError::RateLimited);
-    }
     if let Some(ip) = client_ip
         && !ratelimit::hit(
             &state.redis,
@@ -248,6 +237,21 @@ pub async fn login(
     .bind(&login)
     .fetch_optional(&state.pool)
     .await?;
+    // Per account, whichever name was typed; an unknown login is counted under itself.
+    let account_key = match &found {
+        Some((user_id, _)) => format!("accounts:login:account:{user_id}"),
+        None => format!("accounts:login:unknown:{login}"),
+    };
+    if !ratelimit::hit(
+        &state.redis,
+        &account_key,
+        limits.logins_per_account,
+        window,
+    )
+    .await?
+    {
+        return Err(AccountsError::RateLimited);
+    }
     let Some((user_id, hash)) = found else {
         return Err(AccountsError::WrongCredentials);
     };

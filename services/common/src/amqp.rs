@@ -27,7 +27,8 @@ pub async fn open_channel(config: &AmqpConfig, name: &str) -> lapin::Result<(Con
             config.exchange.as_str().into(),
             ExchangeKind::Topic,
             ExchangeDeclareOptions {
-                durable: true,
+                durable: !config.transient,
+                auto_delete: config.transient,
                 ..ExchangeDeclareOptions::default()
             },
             FieldTable::default(),

@@ -63,6 +63,8 @@ pub struct AmqpConfig {
     pub retry_delay_ms: u32,
     /// Attempts before an event goes to the dead-letter queue.
     pub max_attempts: u32,
+    /// Declare the exchange auto-delete (tests: it goes once its queues have expired).
+    pub transient: bool,
 }
 
 impl ServiceConfig {
@@ -99,6 +101,7 @@ impl AmqpConfig {
             },
             retry_delay_ms: env_or("AMQP_RETRY_DELAY_MS", "2000")?,
             max_attempts: env_or("AMQP_MAX_ATTEMPTS", "5")?,
+            transient: false,
         })
     }
 }

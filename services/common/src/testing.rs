@@ -43,6 +43,7 @@ pub fn amqp_config() -> AmqpConfig {
     config.queue_expires_ms = Some(60_000);
     config.retry_delay_ms = 100;
     config.max_attempts = 3;
+    config.transient = true;
     config
 }
 

@@ -1,0 +1,175 @@
+//! Helpers shared by the outbox and consumer tests: a migrated database of the test's own, a
+//! queue that observes the test exchange, and raw publishing as another service would.
+
+#![allow(dead_code, reason = "each test binary uses part of the support")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test helpers outside #[test] functions: a failed step should stop the test"
+)]
+
+use std::time::Duration;
+
+use evidentia_common::{amqp, config::AmqpConfig, db, testing};
+use evidentia_proto::events::v1::AccountCreated;
+use lapin::{
+    BasicProperties, Channel, Connection,
+    message::Delivery,
+    options::{BasicGetOptions, BasicPublishOptions, QueueBindOptions, QueueDeclareOptions},
+    types::FieldTable,
+};
+use secrecy::SecretString;
+use sqlx::{PgPool, migrate::Migrator};
+use uuid::Uuid;
+
+/// No migrations of a service: only the shared outbox and processed-event tables.
+static NO_SERVICE_MIGRATIONS: Migrator = Migrator::DEFAULT;
+
+pub const WAIT: Duration = Duration::from_secs(15);
+
+/// A fresh database with the shared tables, and a pool on it.
+pub async fn database() -> (SecretString, PgPool) {
+    let url = testing::database_url("common").await;
+    let pool = db::connect_and_migrate(&url, &NO_SERVICE_MIGRATIONS)
+        .await
+        .expect("migrate the test database");
+    (url, pool)
+}
+
+pub fn account_created(username: &str) -> AccountCreated {
+    AccountCreated {
+        user_id: Uuid::now_v7().to_string(),
+        username: username.to_owned(),
+        email: format!("{username}@example.com"),
+        account_type: "individual".to_owned(),
+        ..AccountCreated::default()
+    }
+}
+
+pub async fn outbox_rows(pool: &PgPool) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM outbox")
+        .fetch_one(pool)
+        .await
+        .expect("count outbox rows")
+}
+
+/// A server-named queue bound to the test exchange, gone when the test ends.
+pub struct Observer {
+    _connection: Connection,
+    pub channel: Channel,
+    pub queue: String,
+}
+
+impl Observer {
+    pub async fn bind(config: &AmqpConfig, routing_key: &str) -> Self {
+        let (connection, channel) = amqp::open_channel(config, "test-observer")
+            .await
+            .expect("connect to RabbitMQ");
+        let queue = channel
+            .queue_declare(
+                "".into(),
+                QueueDeclareOptions {
+                    exclusive: true,
+                    auto_delete: true,
+                    ..QueueDeclareOptions::default()
+                },
+                FieldTable::default(),
+            )
+            .await
+            .expect("declare the observing queue")
+            .name()
+            .as_str()
+            .to_owned();
+        channel
+            .queue_bind(
+                queue.as_str().into(),
+                config.exchange.as_str().into(),
+                routing_key.into(),
+                QueueBindOptions::default(),
+                FieldTable::default(),
+            )
+            .await
+            .expect("bind the observing queue");
+        Self {
+            _connection: connection,
+            channel,
+            queue,
+        }
+    }
+
+    /// The next message of the observing queue, waiting for it.
+    pub async fn next(&self) -> Delivery {
+        next_from(&self.channel, &self.queue).await
+    }
+
+    /// The next message if one is waiting now.
+    pub async fn try_next(&self) -> Option<Delivery> {
+        get(&self.channel, &self.queue).await
+    }
+}
+
+async fn get(channel: &Channel, queue: &str) -> Option<Delivery> {
+    channel
+        .basic_get(queue.into(), BasicGetOptions { no_ack: true })
+        .await
+        .expect("basic.get")
+        .map(|message| message.delivery)
+}
+
+/// The next message of any queue, waiting for it.
+pub async fn next_from(channel: &Channel, queue: &str) -> Delivery {
+    testing::eventually(&format!("a message in {queue}"), WAIT, || {
+        get(channel, queue)
+    })
+    .await
+}
+
+/// Publishes `payload` to the exchange as the outbox relay would, retrying until a queue is
+/// bound to `routing_key` (a consumer declares its queue when it starts).
+pub async fn publish_routed(
+    channel: &Channel,
+    config: &AmqpConfig,
+    routing_key: &str,
+    id: Uuid,
+    payload: &[u8],
+) {
+    let properties = || {
+        amqp::properties(
+            &id.to_string(),
+            "evidentia.events.v1.AccountCreated",
+            &Default::default(),
+            0,
+        )
+    };
+    publish_until_routed(channel, &config.exchange, routing_key, payload, properties).await;
+}
+
+/// Publishes with `mandatory` until the broker routes the message to a queue.
+pub async fn publish_until_routed(
+    channel: &Channel,
+    exchange: &str,
+    routing_key: &str,
+    payload: &[u8],
+    properties: impl Fn() -> BasicProperties,
+) {
+    testing::eventually(&format!("a queue bound to {routing_key}"), WAIT, || async {
+        let confirmation = channel
+            .basic_publish(
+                exchange.into(),
+                routing_key.into(),
+                BasicPublishOptions {
+                    mandatory: true,
+                    ..BasicPublishOptions::default()
+                },
+                payload,
+                properties(),
+            )
+            .await
+            .expect("publish")
+            .await
+            .expect("publisher confirm");
+        assert!(confirmation.is_ack(), "the broker refused the message");
+        confirmation.take_message().is_none().then_some(())
+    })
+    .await;
+}
