@@ -1,0 +1,88 @@
+// Shared helpers of the browser journeys: Chromium from Debian through playwright-core, the
+// stack behind Envoy, and the SMTP sink's directory for confirmation codes.
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080';
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const MAIL_DIR = process.env.MAIL_DIR ?? path.resolve(here, '../../.dev/mail');
+export const PASSWORD = 'Secret12#';
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
+  });
+}
+
+/** A phone-width context. */
+export async function phone(browser) {
+  return browser.newContext({ baseURL: BASE_URL, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+}
+
+/** Polls `check` until it returns a value, or fails after `timeoutMs`. */
+export async function eventually(what, check, timeoutMs = 15000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The 6-digit code of the newest message to `email` in the SMTP sink. */
+export async function codeFor(email) {
+  return eventually(`the confirmation e-mail to ${email}`, async () => {
+    const names = (await readdir(MAIL_DIR).catch(() => [])).filter((n) => n.endsWith('.eml')).sort().reverse();
+    for (const name of names) {
+      const text = await readFile(path.join(MAIL_DIR, name), 'utf8');
+      if (!text.includes(`To: ${email}`)) continue;
+      const match = /confirmation code is (\d{6})/.exec(text);
+      if (match) return match[1];
+    }
+    return undefined;
+  });
+}
+
+export function uniqueUser() {
+  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const digits = `${Date.now()}`.slice(-10);
+  return { username: `e${tag}`.slice(0, 20), email: `e2e-${tag}@example.com`, phone: digits.padStart(10, '5') };
+}
+
+/** Signs up through the UI and waits for the home screen. */
+export async function signUp(page, user) {
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Sign Up' }).click();
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Country code').selectOption('+1');
+  await page.getByLabel('Phone number').fill(user.phone);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const code = await codeFor(user.email);
+  await page.getByLabel('Confirmation code').fill(code);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await page.waitForURL('**/dashboard/home');
+  await page.getByTestId('username').filter({ hasText: user.username }).waitFor();
+}
+
+/** The persisted session as the app stores it. */
+export async function storedLoginInfo(page) {
+  return page.evaluate(() => {
+    const root = JSON.parse(localStorage.getItem('persist:evidentia') ?? '{}');
+    return root.loginInfo ? JSON.parse(root.loginInfo) : null;
+  });
+}

@@ -1,0 +1,45 @@
+//! The store: the API cache, the persisted `loginInfo` and `ui` slices, and the snackbar.
+import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
+import { api } from '../lib/api/api';
+import { loginInfoSlice, loggedOut } from '../lib/session/loginInfoSlice';
+import { snackbarSlice, uiSlice } from '../lib/ui/uiSlice';
+
+const reducer = combineReducers({
+  [api.reducerPath]: api.reducer,
+  loginInfo: loginInfoSlice.reducer,
+  ui: uiSlice.reducer,
+  snackbar: snackbarSlice.reducer,
+});
+
+export const PERSIST_KEY = 'evidentia';
+
+/** localStorage behind redux-persist's async storage interface. */
+const storage = {
+  getItem: (key: string) => Promise.resolve(window.localStorage.getItem(key)),
+  setItem: (key: string, value: string) => Promise.resolve(window.localStorage.setItem(key, value)),
+  removeItem: (key: string) => Promise.resolve(window.localStorage.removeItem(key)),
+};
+
+const persisted = persistReducer({ key: PERSIST_KEY, storage, whitelist: ['loginInfo', 'ui'] }, reducer);
+
+export function makeStore() {
+  const store = configureStore({
+    reducer: persisted,
+    middleware: (getDefault) =>
+      getDefault({ serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] } }).concat(api.middleware),
+  });
+  return store;
+}
+
+export const store = makeStore();
+export const persistor = persistStore(store);
+
+export type AppStore = typeof store;
+export type RootState = ReturnType<typeof reducer>;
+export type AppDispatch = AppStore['dispatch'];
+
+export function logOut(dispatch: AppDispatch) {
+  dispatch(loggedOut());
+  dispatch(api.util.resetApiState());
+}

@@ -1,0 +1,43 @@
+//! Sign-up, log-in and log-out calls (spec §7 "Accounts").
+import { api } from '../../../lib/api/api';
+import type {
+  AvailabilityRequest,
+  AvailabilityResponse,
+  CreateAccountRequest,
+  LoginRequest,
+  SendCodeResponse,
+  TokenPair,
+  VerifyCodeResponse,
+} from '../../../lib/api/types';
+
+export const authApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    checkAvailability: build.mutation<AvailabilityResponse, AvailabilityRequest>({
+      query: (body) => ({ url: 'accounts/email-username-phone-number/verify/', method: 'POST', body }),
+    }),
+    sendCode: build.mutation<SendCodeResponse, { email: string }>({
+      query: ({ email }) => ({ url: 'accounts/confirmation-code/send/', method: 'POST', body: { email, purpose: 'sign_up' } }),
+    }),
+    verifyCode: build.mutation<VerifyCodeResponse, { email: string; code: string }>({
+      query: ({ email, code }) => ({
+        url: 'accounts/confirmation-code/verify/',
+        method: 'POST',
+        body: { email, code, purpose: 'sign_up' },
+      }),
+    }),
+    createAccount: build.mutation<TokenPair, CreateAccountRequest>({
+      query: (body) => ({ url: 'accounts/create/', method: 'POST', body }),
+    }),
+    login: build.mutation<TokenPair, LoginRequest>({
+      query: (body) => ({ url: 'accounts/login/', method: 'POST', body }),
+    }),
+  }),
+});
+
+export const {
+  useCheckAvailabilityMutation,
+  useSendCodeMutation,
+  useVerifyCodeMutation,
+  useCreateAccountMutation,
+  useLoginMutation,
+} = authApi;

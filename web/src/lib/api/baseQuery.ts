@@ -1,0 +1,66 @@
+//! The base query of the one RTK Query API: bearer token, camelCase responses, a single token
+//! refresh on 401 behind a mutex while other requests wait (spec §4 "Session", §9: 500 ms retry
+//! wait), log-out when the refresh fails, and the generic message for any 5xx (spec §8).
+import { Mutex } from 'async-mutex';
+import { fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import { camelize } from '../case';
+import { loggedOut, tokensReceived, type LoginInfo } from '../session/loginInfoSlice';
+import { showSnackbar } from '../ui/uiSlice';
+import { SERVER_ERROR_MESSAGE } from './errors';
+
+export const REFRESH_RETRY_WAIT_MS = 500;
+export const REFRESH_PATH = 'accounts/token/refresh/';
+
+const mutex = new Mutex();
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const rawBaseQuery = fetchBaseQuery({
+  baseUrl: '/api/',
+  prepareHeaders: (headers, { getState }) => {
+    const token = (getState() as { loginInfo: LoginInfo }).loginInfo.accessToken;
+    if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+    return headers;
+  },
+});
+
+function isRefresh(args: string | FetchArgs): boolean {
+  return (typeof args === 'string' ? args : args.url) === REFRESH_PATH;
+}
+
+export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
+  await mutex.waitForUnlock();
+  let result = await rawBaseQuery(args, api, extra);
+  if (result.error?.status === 401 && !isRefresh(args)) {
+    if (!mutex.isLocked()) {
+      const release = await mutex.acquire();
+      try {
+        const refresh = (api.getState() as { loginInfo: LoginInfo }).loginInfo.refreshToken;
+        const refreshed = refresh
+          ? await rawBaseQuery({ url: REFRESH_PATH, method: 'POST', body: { refresh } }, api, extra)
+          : undefined;
+        const pair = refreshed?.data as { access?: string; refresh?: string } | undefined;
+        if (pair?.access && pair.refresh) {
+          api.dispatch(tokensReceived({ access: pair.access, refresh: pair.refresh }));
+          result = await rawBaseQuery(args, api, extra);
+        } else {
+          api.dispatch(loggedOut());
+        }
+      } finally {
+        release();
+      }
+    } else {
+      // Another request is refreshing: wait for it, then retry with the new token.
+      await mutex.waitForUnlock();
+      await sleep(REFRESH_RETRY_WAIT_MS);
+      if ((api.getState() as { loginInfo: LoginInfo }).loginInfo.accessToken) {
+        result = await rawBaseQuery(args, api, extra);
+      }
+    }
+  }
+  const status = result.error?.status;
+  if (typeof status === 'number' && status >= 500) {
+    api.dispatch(showSnackbar({ message: SERVER_ERROR_MESSAGE, type: 'error' }));
+  }
+  return result.data === undefined ? result : { ...result, data: camelize(result.data) };
+};

@@ -1,0 +1,41 @@
+//! Reading the API's one error shape: the client shows the first server error message (spec §8).
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import type { SerializedError } from '@reduxjs/toolkit';
+
+export const SERVER_ERROR_MESSAGE = 'An error occurred. Please try again later.';
+
+interface ErrorItem {
+  message: string;
+  code?: string;
+  field?: string;
+}
+
+function items(error: unknown): ErrorItem[] {
+  if (!error || typeof error !== 'object' || !('data' in error)) return [];
+  const data = (error as { data: unknown }).data;
+  if (!data || typeof data !== 'object' || !('errors' in data)) return [];
+  const list = (data as { errors: unknown }).errors;
+  return Array.isArray(list) ? (list.filter((e) => e && typeof e === 'object' && 'message' in e) as ErrorItem[]) : [];
+}
+
+/** The first server error message, or `fallback`. */
+export function firstErrorMessage(error: FetchBaseQueryError | SerializedError | undefined | unknown, fallback: string): string {
+  return items(error)[0]?.message ?? fallback;
+}
+
+/** Field errors by field name (the first message of each field). */
+export function fieldErrors(error: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of items(error)) {
+    if (item.field && !(item.field in out)) out[item.field] = item.message;
+  }
+  return out;
+}
+
+export function errorStatus(error: unknown): number | undefined {
+  if (error && typeof error === 'object' && 'status' in error) {
+    const status = (error as { status: unknown }).status;
+    return typeof status === 'number' ? status : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { ACCESS_TABLE, accessOf, decide, HOME, START } from './accessTable';
+
+// A concrete URL for each pattern of the table.
+const concrete = (path: string) => path.replace(/:[A-Za-z]+/g, 'x1');
+
+describe('the access table of spec §2', () => {
+  it('covers every path of the route table exactly once', () => {
+    const paths = ACCESS_TABLE.map((r) => r.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    expect(paths).toHaveLength(9 + 51 + 12);
+  });
+
+  it.each(ACCESS_TABLE)('$path ($access) guards both kinds of visitor', ({ path, access }) => {
+    const url = concrete(path);
+    expect(accessOf(url)).toBe(access);
+    const anonymous = decide(url, '', false);
+    const member = decide(url, '', true);
+    switch (access) {
+      case 'public-only':
+        expect(anonymous).toEqual({ kind: 'render' });
+        expect(member).toEqual({ kind: 'redirect', to: HOME });
+        break;
+      case 'signed-in':
+        expect(anonymous).toEqual({ kind: 'redirect', to: START, state: { from: url } });
+        expect(member).toEqual({ kind: 'render' });
+        break;
+      case 'open':
+        expect(anonymous).toEqual({ kind: 'render' });
+        expect(member).toEqual({ kind: 'render' });
+        break;
+    }
+  });
+
+  it('remembers the origin with its query', () => {
+    expect(decide('/evidence', '?situation=car', false)).toEqual({
+      kind: 'redirect',
+      to: START,
+      state: { from: '/evidence?situation=car' },
+    });
+  });
+
+  it('shows sign-up with referred=true to a signed-in user, who is then logged out', () => {
+    expect(decide('/sign-up', '?referred=true', true)).toEqual({ kind: 'render-after-logout' });
+    expect(decide('/sign-up', '?referred=false', true)).toEqual({ kind: 'redirect', to: HOME });
+    expect(decide('/sign-up', '?referred=true', false)).toEqual({ kind: 'render' });
+  });
+
+  it('sends unknown paths to the start screen', () => {
+    expect(decide('/no/such/page', '', true)).toEqual({ kind: 'redirect', to: START });
+    expect(decide('/no/such/page', '', false)).toEqual({ kind: 'redirect', to: START });
+  });
+});

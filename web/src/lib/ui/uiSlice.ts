@@ -1,0 +1,54 @@
+//! UI state. `ui` is persisted (preferences that should survive a reload); the snackbar lives in
+//! its own slice and is never persisted (spec §3 "Persisted slices").
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+
+export type Severity = 'error' | 'success' | 'info' | 'warning';
+
+export interface SnackbarState {
+  isShown: boolean;
+  message: string;
+  type: Severity;
+  actionText?: string;
+  messageVariant?: string;
+  /** Bumped on every show so the same message restarts its timer. */
+  key: number;
+}
+
+export interface UiState {
+  /** The name of the dialog that is open, if any (spec §4 "Failed-payment dialog"). */
+  dialog: string | null;
+  /** Intro screens the user asked not to see again. */
+  hiddenIntros: string[];
+}
+
+export const uiSlice = createSlice({
+  name: 'ui',
+  initialState: { dialog: null, hiddenIntros: [] } as UiState,
+  reducers: {
+    dialogOpened(state, action: PayloadAction<string>) {
+      state.dialog = action.payload;
+    },
+    dialogClosed(state) {
+      state.dialog = null;
+    },
+    introHidden(state, action: PayloadAction<string>) {
+      if (!state.hiddenIntros.includes(action.payload)) state.hiddenIntros.push(action.payload);
+    },
+  },
+});
+
+export const snackbarSlice = createSlice({
+  name: 'snackbar',
+  initialState: { isShown: false, message: '', type: 'info', key: 0 } as SnackbarState,
+  reducers: {
+    showSnackbar(state, action: PayloadAction<{ message: string; type: Severity; actionText?: string; messageVariant?: string }>) {
+      return { ...action.payload, isShown: true, key: state.key + 1 };
+    },
+    hideSnackbar(state) {
+      state.isShown = false;
+    },
+  },
+});
+
+export const { dialogOpened, dialogClosed, introHidden } = uiSlice.actions;
+export const { showSnackbar, hideSnackbar } = snackbarSlice.actions;
