@@ -75,7 +75,5 @@ pub async fn run_with(
     let router = grpc::server()
         .add_service(health)
         .add_service(AccountsServiceServer::new(AccountsApi::new(state)));
-    grpc::serve(router, listener, shutdown).await?;
-    infra.join().await;
-    Ok(())
+    infra.serve(router, listener, shutdown).await
 }

@@ -7,7 +7,9 @@ use sqlx::{PgPool, migrate::Migrator};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use crate::{config::ServiceConfig, db, outbox, shutdown, telemetry};
+use tonic::transport::server::Router;
+
+use crate::{config::ServiceConfig, consumer::Consumers, db, grpc, outbox, shutdown, telemetry};
 
 /// What a domain service tells the shared entry point about itself.
 pub trait Service {
@@ -76,10 +78,22 @@ impl Infrastructure {
         Ok(Self { pool, tasks })
     }
 
-    /// Waits for the background tasks after the gRPC server stopped.
-    pub async fn join(mut self) {
+    /// Runs the service's event consumers in the background until `shutdown`.
+    pub fn consume(&mut self, consumers: Consumers, shutdown: &CancellationToken) {
+        self.tasks.spawn(consumers.run(shutdown.clone()));
+    }
+
+    /// Serves `router` on `listener` until `shutdown`, then waits for the background tasks.
+    pub async fn serve(
+        mut self,
+        router: Router,
+        listener: tokio::net::TcpListener,
+        shutdown: CancellationToken,
+    ) -> anyhow::Result<()> {
+        grpc::serve(router, listener, shutdown).await?;
         while self.tasks.join_next().await.is_some() {}
         self.pool.close().await;
+        Ok(())
     }
 }
 

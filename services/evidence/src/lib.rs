@@ -62,14 +62,12 @@ impl Service for EvidenceService {
         let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
         let consumers = Consumers::new("evidence", infra.pool.clone(), config.service.amqp.clone())
             .on::<AccountCreated, _>("open-storage-account", usage::OpenOnSignUp);
-        infra.tasks.spawn(consumers.run(shutdown.clone()));
+        infra.consume(consumers, &shutdown);
         let router = grpc::server()
             .add_service(grpc::health_service(&["evidentia.evidence.v1.EvidenceService"]).await)
             .add_service(EvidenceServiceServer::new(usage::EvidenceApi {
                 pool: infra.pool.clone(),
             }));
-        grpc::serve(router, listener, shutdown).await?;
-        infra.join().await;
-        Ok(())
+        infra.serve(router, listener, shutdown).await
     }
 }

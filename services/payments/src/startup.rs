@@ -55,7 +55,7 @@ impl Service for PaymentsService {
                     stripe: stripe.clone(),
                 },
             );
-        infra.tasks.spawn(consumers.run(shutdown.clone()));
+        infra.consume(consumers, &shutdown);
         let health = grpc::health_service(&["evidentia.payments.v1.PaymentsService"]).await;
         let router = grpc::server()
             .add_service(health)
@@ -63,8 +63,6 @@ impl Service for PaymentsService {
                 pool: infra.pool.clone(),
                 stripe,
             }));
-        grpc::serve(router, listener, shutdown).await?;
-        infra.join().await;
-        Ok(())
+        infra.serve(router, listener, shutdown).await
     }
 }

@@ -43,15 +43,13 @@ impl Service for ReferralsService {
         let consumers =
             Consumers::new("referrals", infra.pool.clone(), config.service.amqp.clone())
                 .on::<AccountCreated, _>("create-referral-code", CreateCodeOnSignUp);
-        infra.tasks.spawn(consumers.run(shutdown.clone()));
+        infra.consume(consumers, &shutdown);
         let health = grpc::health_service(&["evidentia.referrals.v1.ReferralsService"]).await;
         let router = grpc::server()
             .add_service(health)
             .add_service(ReferralsServiceServer::new(ReferralsApi {
                 pool: infra.pool.clone(),
             }));
-        grpc::serve(router, listener, shutdown).await?;
-        infra.join().await;
-        Ok(())
+        infra.serve(router, listener, shutdown).await
     }
 }

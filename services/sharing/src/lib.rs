@@ -54,14 +54,12 @@ impl Service for SharingService {
         let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
         let consumers = Consumers::new("sharing", infra.pool.clone(), config.service.amqp.clone())
             .on::<AccountCreated, _>("record-account", directory::RecordOnSignUp);
-        infra.tasks.spawn(consumers.run(shutdown.clone()));
+        infra.consume(consumers, &shutdown);
         let router = grpc::server()
             .add_service(grpc::health_service(&["evidentia.sharing.v1.SharingService"]).await)
             .add_service(SharingServiceServer::new(directory::SharingApi {
                 pool: infra.pool.clone(),
             }));
-        grpc::serve(router, listener, shutdown).await?;
-        infra.join().await;
-        Ok(())
+        infra.serve(router, listener, shutdown).await
     }
 }
