@@ -48,3 +48,23 @@ impl Event for events::v1::AccountCreated {
     const ROUTING_KEY: &'static str = "accounts.account_created";
     const TYPE_NAME: &'static str = "evidentia.events.v1.AccountCreated";
 }
+
+impl Event for events::v1::FolderCreated {
+    const ROUTING_KEY: &'static str = "evidence.folder_created";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.FolderCreated";
+}
+
+impl Event for events::v1::ItemUploaded {
+    const ROUTING_KEY: &'static str = "evidence.item_uploaded";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.ItemUploaded";
+}
+
+impl Event for events::v1::ItemVerified {
+    const ROUTING_KEY: &'static str = "evidence.item_verified";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.ItemVerified";
+}
+
+impl Event for events::v1::ItemRejected {
+    const ROUTING_KEY: &'static str = "evidence.item_rejected";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.ItemRejected";
+}

@@ -1,28 +1,50 @@
-//! The evidence service: folders, evidence items, uploads straight to S3, storage dates and
-//! rental captures. Every account gets its storage usage at sign-up (`AccountCreated`); the media
-//! bucket is checked at start.
+//! The evidence service: folders, evidence items, uploads straight to S3 with integrity checks,
+//! storage dates and per-user storage usage (every account gets its usage row at sign-up).
 
+pub mod config;
+pub mod domain;
+pub mod error;
+pub mod folders;
+pub mod grpc;
+pub mod items;
 pub mod storage;
+pub mod sweeper;
 pub mod usage;
+pub mod verify;
 
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
 use evidentia_common::{
-    config::{ServiceConfig, env_or, secret_or},
+    config::ServiceConfig,
     consumer::Consumers,
-    grpc,
+    grpc as rpc,
     service::{Infrastructure, Service},
 };
 use evidentia_proto::{
-    events::v1::AccountCreated, evidence::v1::evidence_service_server::EvidenceServiceServer,
+    events::v1::{AccountCreated, ItemUploaded},
+    evidence::v1::evidence_service_server::EvidenceServiceServer,
 };
-use sqlx::migrate::Migrator;
+use sqlx::{PgPool, migrate::Migrator};
 use tokio_util::sync::CancellationToken;
+
+pub use config::Config;
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
 
-#[derive(Debug, Clone)]
-pub struct Config {
-    pub service: ServiceConfig,
-    pub s3: storage::S3Config,
+/// What every request handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub pool: PgPool,
+    pub store: Arc<storage::MediaStore>,
+}
+
+pub fn timestamp(at: DateTime<Utc>) -> prost_types::Timestamp {
+    prost_types::Timestamp {
+        seconds: at.timestamp(),
+        nanos: i32::try_from(at.timestamp_subsec_nanos()).unwrap_or(0),
+    }
 }
 
 pub struct EvidenceService;
@@ -32,16 +54,7 @@ impl Service for EvidenceService {
     type Config = Config;
 
     fn config() -> anyhow::Result<Config> {
-        Ok(Config {
-            service: ServiceConfig::from_env("evidence", 50053)?,
-            s3: storage::S3Config {
-                endpoint: env_or("S3_ENDPOINT", "http://127.0.0.1:8333")?,
-                region: env_or("S3_REGION", "us-east-1")?,
-                bucket: env_or("S3_BUCKET", "evidentia-media")?,
-                access_key_id: env_or("S3_ACCESS_KEY_ID", "evidentia")?,
-                secret_access_key: secret_or("S3_SECRET_ACCESS_KEY", "evidentia-local-secret")?,
-            },
-        })
+        Ok(Config::from_env()?)
     }
 
     fn common(config: &Config) -> &ServiceConfig {
@@ -57,17 +70,32 @@ impl Service for EvidenceService {
         listener: tokio::net::TcpListener,
         shutdown: CancellationToken,
     ) -> anyhow::Result<()> {
-        let store = storage::MediaStore::connect(&config.s3).await?;
+        let store = Arc::new(storage::MediaStore::connect(&config.s3).await?);
         store.check_bucket().await?;
         let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
         let consumers = Consumers::new("evidence", infra.pool.clone(), config.service.amqp.clone())
-            .on::<AccountCreated, _>("open-storage-account", usage::OpenOnSignUp);
+            .on::<AccountCreated, _>("open-storage-account", usage::OpenOnSignUp)
+            .on::<ItemUploaded, _>(
+                "verify-upload",
+                verify::VerifyOnUpload {
+                    store: store.clone(),
+                },
+            );
         infra.consume(consumers, &shutdown);
-        let router = grpc::server()
-            .add_service(grpc::health_service(&["evidentia.evidence.v1.EvidenceService"]).await)
-            .add_service(EvidenceServiceServer::new(usage::EvidenceApi {
-                pool: infra.pool.clone(),
-            }));
+        infra.tasks.spawn(sweeper::run(
+            infra.pool.clone(),
+            store.clone(),
+            config.uploads.abandon_after_hours,
+            shutdown.clone(),
+        ));
+        let state = AppState {
+            config: Arc::new(config),
+            pool: infra.pool.clone(),
+            store,
+        };
+        let router = rpc::server()
+            .add_service(rpc::health_service(&["evidentia.evidence.v1.EvidenceService"]).await)
+            .add_service(EvidenceServiceServer::new(grpc::EvidenceApi { state }));
         infra.serve(router, listener, shutdown).await
     }
 }

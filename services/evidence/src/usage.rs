@@ -1,17 +1,9 @@
 //! Per-user storage usage: every account has a row from sign-up on.
 
 use async_trait::async_trait;
-use evidentia_common::{
-    consumer::{EventMeta, Handler},
-    errors::internal,
-    grpc::Caller,
-};
-use evidentia_proto::{
-    events::v1::AccountCreated,
-    evidence::v1::{self as pb, evidence_service_server::EvidenceService as EvidenceRpc},
-};
-use sqlx::{PgConnection, PgPool};
-use tonic::{Request, Response, Status};
+use evidentia_common::consumer::{EventMeta, Handler};
+use evidentia_proto::events::v1::AccountCreated;
+use sqlx::PgConnection;
 use uuid::Uuid;
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
@@ -53,29 +45,5 @@ impl Handler<AccountCreated> for OpenOnSignUp {
     ) -> anyhow::Result<()> {
         open_account(conn, Uuid::parse_str(&event.user_id)?).await?;
         Ok(())
-    }
-}
-
-/// The gRPC surface: converts proto <-> domain, nothing else.
-pub struct EvidenceApi {
-    pub pool: PgPool,
-}
-
-#[tonic::async_trait]
-impl EvidenceRpc for EvidenceApi {
-    async fn get_storage_usage(
-        &self,
-        request: Request<pb::GetStorageUsageRequest>,
-    ) -> Result<Response<pb::StorageUsage>, Status> {
-        let user_id = Caller::from_metadata(request.metadata()).require_user()?;
-        let mut conn = self.pool.acquire().await.map_err(|e| internal(&e.into()))?;
-        let found = usage(&mut conn, user_id)
-            .await
-            .map_err(|e| internal(&e.into()))?;
-        Ok(Response::new(pb::StorageUsage {
-            used_bytes: found.used_bytes,
-            file_count: found.file_count,
-            folder_count: found.folder_count,
-        }))
     }
 }

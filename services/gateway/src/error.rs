@@ -61,6 +61,17 @@ impl ApiError {
         )
     }
 
+    pub fn field(field: &str, message: &str) -> Self {
+        Self {
+            status: StatusCode::BAD_REQUEST,
+            errors: vec![ErrorItem {
+                message: message.to_owned(),
+                code: "invalid".to_owned(),
+                field: Some(field.to_owned()),
+            }],
+        }
+    }
+
     pub fn bad_request(message: &str) -> Self {
         Self::new(StatusCode::BAD_REQUEST, "invalid", message)
     }

@@ -4,12 +4,15 @@ import { FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, R
 import { api } from '../lib/api/api';
 import { loginInfoSlice, loggedOut } from '../lib/session/loginInfoSlice';
 import { snackbarSlice, uiSlice } from '../lib/ui/uiSlice';
+import { uploadSlice } from '../lib/upload/uploadSlice';
 
 const reducer = combineReducers({
   [api.reducerPath]: api.reducer,
   loginInfo: loginInfoSlice.reducer,
   ui: uiSlice.reducer,
   snackbar: snackbarSlice.reducer,
+  // Not persisted (spec §3): the captures themselves wait in the offline store.
+  upload: uploadSlice.reducer,
 });
 
 export const PERSIST_KEY = 'evidentia';

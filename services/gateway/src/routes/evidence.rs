@@ -1,25 +1,51 @@
-//! `evidence/...`: the owner's folders and files (spec §7 does not show them: ours to design,
-//! see docs/decisions.md).
+//! `evidence/...`: the owner's folders, files and their uploads. Spec §7 does not show these
+//! calls; they follow the documented ones (snake_case bodies, trailing slashes, bearer auth), and
+//! docs/decisions.md records the design.
 
-use axum::{Json, extract::State};
+use std::collections::BTreeMap;
+
+use axum::{
+    Json,
+    extract::{Path, State},
+    http::StatusCode,
+};
 use evidentia_proto::evidence::v1 as evidence;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::AppState;
 use crate::{
     auth::User,
-    error::{ApiResult, ErrorBody},
+    error::{ApiError, ApiResult, ErrorBody},
+    extract::ApiJson,
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(storage_usage))
+    OpenApiRouter::new()
+        .routes(routes!(storage_usage))
+        .routes(routes!(list_folders))
+        .routes(routes!(create_folder))
+        .routes(routes!(get_folder))
+        .routes(routes!(rename_folder))
+        .routes(routes!(delete_folder))
+        .routes(routes!(list_items))
+        .routes(routes!(create_item))
+        .routes(routes!(part_urls))
+        .routes(routes!(finish_upload))
+        .routes(routes!(get_item))
+}
+
+fn rfc3339(ts: Option<prost_types::Timestamp>) -> Option<String> {
+    ts.and_then(|t| {
+        chrono::DateTime::from_timestamp(t.seconds, u32::try_from(t.nanos).unwrap_or(0))
+    })
+    .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct StorageUsage {
-    /// Bytes of all the user's files.
+    /// Bytes of all the user's verified files.
     pub used_bytes: i64,
     pub file_count: i64,
     pub folder_count: i64,
@@ -44,4 +70,449 @@ async fn storage_usage(
         file_count: usage.file_count,
         folder_count: usage.folder_count,
     }))
+}
+
+/// A folder with its storage date (spec §2 "Tag chips": expire soon, expired).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Folder {
+    pub id: String,
+    pub name: String,
+    /// RFC 3339.
+    pub created_at: Option<String>,
+    /// The storage date, RFC 3339.
+    pub expiration_date: Option<String>,
+    pub expired: bool,
+    pub expire_soon: bool,
+    pub file_count: i64,
+    /// Bytes of the folder's verified files.
+    pub used_bytes: i64,
+}
+
+impl From<evidence::Folder> for Folder {
+    fn from(f: evidence::Folder) -> Self {
+        Self {
+            id: f.id,
+            name: f.name,
+            created_at: rfc3339(f.created_at),
+            expiration_date: rfc3339(f.storage_expires_at),
+            expired: f.expired,
+            expire_soon: f.expire_soon,
+            file_count: f.file_count,
+            used_bytes: f.used_bytes,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FolderList {
+    pub folders: Vec<Folder>,
+}
+
+/// The signed-in user's folders, newest first.
+#[utoipa::path(get, path = "/api/evidence/folders/", tag = "evidence", security(("bearer" = [])),
+    responses((status = 200, body = FolderList), (status = 401, body = ErrorBody)))]
+async fn list_folders(
+    State(state): State<AppState>,
+    User(caller): User,
+) -> ApiResult<Json<FolderList>> {
+    let found = state
+        .clients
+        .evidence
+        .clone()
+        .list_folders(caller.request(evidence::ListFoldersRequest {}))
+        .await?
+        .into_inner();
+    Ok(Json(FolderList {
+        folders: found.folders.into_iter().map(Into::into).collect(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct FolderName {
+    /// 2 to 50 letters, digits, spaces and , - _ ` | . ' " (spec §5 "File name").
+    pub name: String,
+}
+
+/// Creates a folder with the default storage period.
+#[utoipa::path(post, path = "/api/evidence/folders/create/", tag = "evidence", security(("bearer" = [])),
+    request_body = FolderName,
+    responses((status = 201, body = Folder), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn create_folder(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<FolderName>,
+) -> ApiResult<(StatusCode, Json<Folder>)> {
+    let folder = state
+        .clients
+        .evidence
+        .clone()
+        .create_folder(caller.request(evidence::CreateFolderRequest { name: body.name }))
+        .await?
+        .into_inner();
+    Ok((StatusCode::CREATED, Json(folder.into())))
+}
+
+/// One folder with its storage date and usage.
+#[utoipa::path(get, path = "/api/evidence/folders/{folder_id}/", tag = "evidence", security(("bearer" = [])),
+    params(("folder_id" = String, Path)),
+    responses((status = 200, body = Folder), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn get_folder(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(folder_id): Path<String>,
+) -> ApiResult<Json<Folder>> {
+    let folder = state
+        .clients
+        .evidence
+        .clone()
+        .get_folder(caller.request(evidence::GetFolderRequest { folder_id }))
+        .await?
+        .into_inner();
+    Ok(Json(folder.into()))
+}
+
+/// Renames a folder (spec §5 "File name").
+#[utoipa::path(patch, path = "/api/evidence/folders/{folder_id}/rename/", tag = "evidence", security(("bearer" = [])),
+    params(("folder_id" = String, Path)), request_body = FolderName,
+    responses((status = 200, body = Folder), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn rename_folder(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(folder_id): Path<String>,
+    ApiJson(body): ApiJson<FolderName>,
+) -> ApiResult<Json<Folder>> {
+    let folder = state
+        .clients
+        .evidence
+        .clone()
+        .rename_folder(caller.request(evidence::RenameFolderRequest {
+            folder_id,
+            name: body.name,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(folder.into()))
+}
+
+/// Deletes a folder and its files.
+#[utoipa::path(delete, path = "/api/evidence/folders/{folder_id}/delete/", tag = "evidence", security(("bearer" = [])),
+    params(("folder_id" = String, Path)),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn delete_folder(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(folder_id): Path<String>,
+) -> ApiResult<StatusCode> {
+    state
+        .clients
+        .evidence
+        .clone()
+        .delete_folder(caller.request(evidence::DeleteFolderRequest { folder_id }))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// An evidence item (spec §3 "File").
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Item {
+    pub id: String,
+    pub folder_id: String,
+    pub name: String,
+    /// `image`, `video` or `audio`.
+    pub media_type: String,
+    pub mime_type: String,
+    pub file_size: i64,
+    /// Lower-case hex SHA-256 the device computed at capture.
+    pub sha256: String,
+    /// `awaiting_upload`, `uploaded`, `verified` or `rejected`.
+    pub status: String,
+    pub rejection_reason: String,
+    /// The stored bytes were received (and are being or have been checked).
+    pub uploaded: bool,
+    /// When the service received the file, RFC 3339.
+    pub uploaded_at: Option<String>,
+    pub verified_at: Option<String>,
+    /// When the device captured it, RFC 3339.
+    pub captured_at: Option<String>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub city: String,
+    pub address: String,
+    /// Seconds, for video and audio.
+    pub duration: Option<f64>,
+}
+
+impl From<evidence::Item> for Item {
+    fn from(i: evidence::Item) -> Self {
+        let media_type = match evidence::MediaType::try_from(i.media_type) {
+            Ok(evidence::MediaType::Image) => "image",
+            Ok(evidence::MediaType::Video) => "video",
+            Ok(evidence::MediaType::Audio) => "audio",
+            _ => "",
+        };
+        let status = match evidence::ItemStatus::try_from(i.status) {
+            Ok(evidence::ItemStatus::AwaitingUpload) => "awaiting_upload",
+            Ok(evidence::ItemStatus::Uploaded) => "uploaded",
+            Ok(evidence::ItemStatus::Verified) => "verified",
+            Ok(evidence::ItemStatus::Rejected) => "rejected",
+            _ => "",
+        };
+        Self {
+            id: i.id,
+            folder_id: i.folder_id,
+            name: i.name,
+            media_type: media_type.to_owned(),
+            mime_type: i.mime_type,
+            file_size: i.file_size,
+            sha256: i.sha256,
+            uploaded: matches!(status, "uploaded" | "verified"),
+            status: status.to_owned(),
+            rejection_reason: i.rejection_reason,
+            uploaded_at: rfc3339(i.received_at),
+            verified_at: rfc3339(i.verified_at),
+            captured_at: rfc3339(i.captured_at),
+            latitude: i.latitude,
+            longitude: i.longitude,
+            city: i.city,
+            address: i.address,
+            duration: i.duration_seconds,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ItemList {
+    pub items: Vec<Item>,
+}
+
+/// The files of a folder, oldest first.
+#[utoipa::path(get, path = "/api/evidence/folders/{folder_id}/items/", tag = "evidence", security(("bearer" = [])),
+    params(("folder_id" = String, Path)),
+    responses((status = 200, body = ItemList), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn list_items(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(folder_id): Path<String>,
+) -> ApiResult<Json<ItemList>> {
+    let found = state
+        .clients
+        .evidence
+        .clone()
+        .list_items(caller.request(evidence::ListItemsRequest { folder_id }))
+        .await?
+        .into_inner();
+    Ok(Json(ItemList {
+        items: found.items.into_iter().map(Into::into).collect(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct NewItem {
+    pub name: String,
+    /// `image`, `video` or `audio`.
+    pub media_type: String,
+    pub mime_type: String,
+    /// Bytes.
+    pub file_size: i64,
+    /// Lower-case hex SHA-256 computed on the device.
+    pub sha256: String,
+    /// When the device captured it, RFC 3339.
+    pub captured_at: Option<String>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    /// Seconds, for video and audio.
+    pub duration: Option<f64>,
+}
+
+/// How to send the bytes: one presigned POST (`single`), or parts (`multipart`).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Upload {
+    /// POST `fields`, then the file as the last field `file`, to `url` (multipart/form-data).
+    Single {
+        url: String,
+        fields: BTreeMap<String, String>,
+        expires_at: Option<String>,
+    },
+    /// Ask `multipart-upload/part-urls/` for presigned PUT URLs of parts 1..=part_count.
+    Multipart {
+        upload_id: String,
+        part_size: i64,
+        part_count: i32,
+    },
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreatedItem {
+    pub item: Item,
+    pub upload: Upload,
+}
+
+/// Registers a capture in a folder and starts its upload straight to the media store.
+#[utoipa::path(post, path = "/api/evidence/folders/{folder_id}/items/create/", tag = "evidence", security(("bearer" = [])),
+    params(("folder_id" = String, Path)), request_body = NewItem,
+    responses((status = 201, body = CreatedItem), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn create_item(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(folder_id): Path<String>,
+    ApiJson(body): ApiJson<NewItem>,
+) -> ApiResult<(StatusCode, Json<CreatedItem>)> {
+    let media_type = match body.media_type.as_str() {
+        "image" => evidence::MediaType::Image,
+        "video" => evidence::MediaType::Video,
+        "audio" => evidence::MediaType::Audio,
+        _ => evidence::MediaType::Unspecified,
+    };
+    let captured_at = match body.captured_at.as_deref() {
+        None => None,
+        Some(text) => Some(
+            chrono::DateTime::parse_from_rfc3339(text)
+                .map(|t| prost_types::Timestamp {
+                    seconds: t.timestamp(),
+                    nanos: i32::try_from(t.timestamp_subsec_nanos()).unwrap_or(0),
+                })
+                .map_err(|_| ApiError::field("captured_at", "Expected an RFC 3339 time."))?,
+        ),
+    };
+    let created = state
+        .clients
+        .evidence
+        .clone()
+        .create_item(caller.request(evidence::CreateItemRequest {
+            folder_id,
+            name: body.name,
+            media_type: media_type as i32,
+            mime_type: body.mime_type,
+            file_size: body.file_size,
+            sha256: body.sha256,
+            captured_at,
+            latitude: body.latitude,
+            longitude: body.longitude,
+            duration_seconds: body.duration,
+        }))
+        .await?
+        .into_inner();
+    let item = created
+        .item
+        .ok_or_else(|| ApiError::internal(&"evidence returned no item"))?;
+    let upload = match created.upload {
+        Some(evidence::create_item_response::Upload::Single(post)) => Upload::Single {
+            url: post.url,
+            fields: post.fields.into_iter().collect(),
+            expires_at: rfc3339(post.expires_at),
+        },
+        Some(evidence::create_item_response::Upload::Multipart(m)) => Upload::Multipart {
+            upload_id: m.upload_id,
+            part_size: m.part_size,
+            part_count: m.part_count,
+        },
+        None => return Err(ApiError::internal(&"evidence returned no upload")),
+    };
+    Ok((
+        StatusCode::CREATED,
+        Json(CreatedItem {
+            item: item.into(),
+            upload,
+        }),
+    ))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PartNumbers {
+    /// 1-based part numbers to presign (empty: only report the parts already uploaded).
+    #[serde(default)]
+    pub part_numbers: Vec<i32>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PartUrl {
+    pub part_number: i32,
+    /// PUT the part's bytes here; keep nothing of the answer (the service lists parts itself).
+    pub url: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PartUrls {
+    pub urls: Vec<PartUrl>,
+    /// Parts the store already holds: a resumed upload skips them.
+    pub completed_parts: Vec<i32>,
+    pub part_size: i64,
+    pub part_count: i32,
+    pub expires_at: Option<String>,
+}
+
+/// Presigned URLs (15 minutes) for parts of a multipart upload, and the parts already done.
+#[utoipa::path(post, path = "/api/evidence/items/{item_id}/multipart-upload/part-urls/", tag = "evidence", security(("bearer" = [])),
+    params(("item_id" = String, Path)), request_body = PartNumbers,
+    responses((status = 200, body = PartUrls), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn part_urls(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(item_id): Path<String>,
+    ApiJson(body): ApiJson<PartNumbers>,
+) -> ApiResult<Json<PartUrls>> {
+    let parts = state
+        .clients
+        .evidence
+        .clone()
+        .get_part_urls(caller.request(evidence::GetPartUrlsRequest {
+            item_id,
+            part_numbers: body.part_numbers,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(PartUrls {
+        urls: parts
+            .urls
+            .into_iter()
+            .map(|u| PartUrl {
+                part_number: u.part_number,
+                url: u.url,
+            })
+            .collect(),
+        completed_parts: parts.completed_parts,
+        part_size: parts.part_size,
+        part_count: parts.part_count,
+        expires_at: rfc3339(parts.expires_at),
+    }))
+}
+
+/// The bytes are up: the service checks the stored object and records its receipt; size and
+/// SHA-256 are then verified in the background (status `verified` or `rejected`).
+#[utoipa::path(post, path = "/api/evidence/items/{item_id}/upload/finish/", tag = "evidence", security(("bearer" = [])),
+    params(("item_id" = String, Path)),
+    responses((status = 200, body = Item), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn finish_upload(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(item_id): Path<String>,
+) -> ApiResult<Json<Item>> {
+    let item = state
+        .clients
+        .evidence
+        .clone()
+        .finish_upload(caller.request(evidence::FinishUploadRequest { item_id }))
+        .await?
+        .into_inner();
+    Ok(Json(item.into()))
+}
+
+/// One evidence item.
+#[utoipa::path(get, path = "/api/evidence/items/{item_id}/", tag = "evidence", security(("bearer" = [])),
+    params(("item_id" = String, Path)),
+    responses((status = 200, body = Item), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn get_item(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(item_id): Path<String>,
+) -> ApiResult<Json<Item>> {
+    let item = state
+        .clients
+        .evidence
+        .clone()
+        .get_item(caller.request(evidence::GetItemRequest { item_id }))
+        .await?
+        .into_inner();
+    Ok(Json(item.into()))
 }

@@ -75,6 +75,11 @@ async fn service_config(
 
 impl Stack {
     pub async fn start() -> Self {
+        Self::start_with(|_| {}).await
+    }
+
+    /// Starts the stack with the evidence service's configuration adjusted by `evidence`.
+    pub async fn start_with(evidence: impl FnOnce(&mut evidence::Config)) -> Self {
         let shutdown = CancellationToken::new();
         let amqp = testing::amqp_config();
 
@@ -101,6 +106,7 @@ impl Stack {
             <evidence::EvidenceService as Service>::config().expect("evidence config");
         evidence_config.service = service_config("evidence", &amqp).await;
         let evidence_db = evidence_config.service.database_url.clone();
+        evidence(&mut evidence_config);
         let (evidence_listener, evidence_addr) = listener().await;
         spawn::<evidence::EvidenceService>(evidence_config, evidence_listener, &shutdown);
 
@@ -175,6 +181,23 @@ impl Stack {
             .await
             .expect("request");
         read(response).await
+    }
+
+    pub async fn send_auth(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        access: &str,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let mut request = self
+            .http
+            .request(method, self.url(path))
+            .bearer_auth(access);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        read(request.send().await.expect("request")).await
     }
 
     pub async fn post_auth(&self, path: &str, access: &str, body: Value) -> (u16, Value) {

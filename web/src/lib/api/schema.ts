@@ -140,6 +140,179 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/evidence/folders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's folders, newest first. */
+        get: operations["list_folders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/folders/create/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Creates a folder with the default storage period. */
+        post: operations["create_folder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/folders/{folder_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One folder with its storage date and usage. */
+        get: operations["get_folder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/folders/{folder_id}/delete/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a folder and its files. */
+        delete: operations["delete_folder"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/folders/{folder_id}/items/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The files of a folder, oldest first. */
+        get: operations["list_items"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/folders/{folder_id}/items/create/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Registers a capture in a folder and starts its upload straight to the media store. */
+        post: operations["create_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/folders/{folder_id}/rename/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Renames a folder (spec §5 "File name"). */
+        patch: operations["rename_folder"];
+        trace?: never;
+    };
+    "/api/evidence/items/{item_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One evidence item. */
+        get: operations["get_item"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/items/{item_id}/multipart-upload/part-urls/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Presigned URLs (15 minutes) for parts of a multipart upload, and the parts already done. */
+        post: operations["part_urls"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/items/{item_id}/upload/finish/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bytes are up: the service checks the stored object and records its receipt; size and
+         *     SHA-256 are then verified in the background (status `verified` or `rejected`).
+         */
+        post: operations["finish_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/evidence/storage-usage/": {
         parameters: {
             query?: never;
@@ -264,6 +437,10 @@ export interface components {
             /** @description From `confirmation-code/verify/`. */
             verification_token: string;
         };
+        CreatedItem: {
+            item: components["schemas"]["Item"];
+            upload: components["schemas"]["Upload"];
+        };
         /** @description The body of every error response. */
         ErrorBody: {
             errors: components["schemas"]["ErrorItem"][];
@@ -278,16 +455,122 @@ export interface components {
             /** @description What the user sees. */
             message: string;
         };
+        /** @description A folder with its storage date (spec §2 "Tag chips": expire soon, expired). */
+        Folder: {
+            /** @description RFC 3339. */
+            created_at?: string | null;
+            /** @description The storage date, RFC 3339. */
+            expiration_date?: string | null;
+            expire_soon: boolean;
+            expired: boolean;
+            /** Format: int64 */
+            file_count: number;
+            id: string;
+            name: string;
+            /**
+             * Format: int64
+             * @description Bytes of the folder's verified files.
+             */
+            used_bytes: number;
+        };
+        FolderList: {
+            folders: components["schemas"]["Folder"][];
+        };
+        FolderName: {
+            /** @description 2 to 50 letters, digits, spaces and , - _ ` | . ' " (spec §5 "File name"). */
+            name: string;
+        };
         Health: {
             /** @description Services that are not serving. */
             failing?: string[];
             /** @description `ok`, or `unavailable`. */
             status: string;
         };
+        /** @description An evidence item (spec §3 "File"). */
+        Item: {
+            address: string;
+            /** @description When the device captured it, RFC 3339. */
+            captured_at?: string | null;
+            city: string;
+            /**
+             * Format: double
+             * @description Seconds, for video and audio.
+             */
+            duration?: number | null;
+            /** Format: int64 */
+            file_size: number;
+            folder_id: string;
+            id: string;
+            /** Format: double */
+            latitude?: number | null;
+            /** Format: double */
+            longitude?: number | null;
+            /** @description `image`, `video` or `audio`. */
+            media_type: string;
+            mime_type: string;
+            name: string;
+            rejection_reason: string;
+            /** @description Lower-case hex SHA-256 the device computed at capture. */
+            sha256: string;
+            /** @description `awaiting_upload`, `uploaded`, `verified` or `rejected`. */
+            status: string;
+            /** @description The stored bytes were received (and are being or have been checked). */
+            uploaded: boolean;
+            /** @description When the service received the file, RFC 3339. */
+            uploaded_at?: string | null;
+            verified_at?: string | null;
+        };
+        ItemList: {
+            items: components["schemas"]["Item"][];
+        };
         LoginRequest: {
             password: string;
             /** @description A username or an e-mail address. */
             username: string;
+        };
+        NewItem: {
+            /** @description When the device captured it, RFC 3339. */
+            captured_at?: string | null;
+            /**
+             * Format: double
+             * @description Seconds, for video and audio.
+             */
+            duration?: number | null;
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
+            file_size: number;
+            /** Format: double */
+            latitude?: number | null;
+            /** Format: double */
+            longitude?: number | null;
+            /** @description `image`, `video` or `audio`. */
+            media_type: string;
+            mime_type: string;
+            name: string;
+            /** @description Lower-case hex SHA-256 computed on the device. */
+            sha256: string;
+        };
+        PartNumbers: {
+            /** @description 1-based part numbers to presign (empty: only report the parts already uploaded). */
+            part_numbers?: number[];
+        };
+        PartUrl: {
+            /** Format: int32 */
+            part_number: number;
+            /** @description PUT the part's bytes here; keep nothing of the answer (the service lists parts itself). */
+            url: string;
+        };
+        PartUrls: {
+            /** @description Parts the store already holds: a resumed upload skips them. */
+            completed_parts: number[];
+            expires_at?: string | null;
+            /** Format: int32 */
+            part_count: number;
+            /** Format: int64 */
+            part_size: number;
+            urls: components["schemas"]["PartUrl"][];
         };
         /** @description A phone number with its country calling code. */
         PhoneNumber: {
@@ -349,7 +632,7 @@ export interface components {
             folder_count: number;
             /**
              * Format: int64
-             * @description Bytes of all the user's files.
+             * @description Bytes of all the user's verified files.
              */
             used_bytes: number;
         };
@@ -361,6 +644,24 @@ export interface components {
             access: string;
             /** @description Single-use; exchanged at `token/refresh/`. */
             refresh: string;
+        };
+        /** @description How to send the bytes: one presigned POST (`single`), or parts (`multipart`). */
+        Upload: {
+            expires_at?: string | null;
+            fields: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            kind: "single";
+            url: string;
+        } | {
+            /** @enum {string} */
+            kind: "multipart";
+            /** Format: int32 */
+            part_count: number;
+            /** Format: int64 */
+            part_size: number;
+            upload_id: string;
         };
         VerifyCodeRequest: {
             /** @description Six digits. */
@@ -630,6 +931,378 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_folders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolderList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FolderName"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Folder"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                folder_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Folder"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                folder_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_items: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                folder_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                folder_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewItem"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedItem"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rename_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                folder_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FolderName"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Folder"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Item"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    part_urls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartNumbers"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartUrls"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    finish_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Item"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,2 @@
+DROP TABLE items;
+DROP TABLE folders;

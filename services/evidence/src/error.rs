@@ -1,0 +1,43 @@
+//! Every way an evidence operation can fail, and its one conversion to a gRPC status.
+
+use evidentia_common::errors::{FieldError, internal, invalid_fields, with_reason};
+use tonic::{Code, Status};
+
+#[derive(Debug, thiserror::Error)]
+pub enum EvidenceError {
+    #[error("invalid fields")]
+    Invalid(Vec<FieldError>),
+    /// Missing, or another user's: the same answer, so ids cannot be probed.
+    #[error("not found")]
+    NotFound,
+    #[error("the folder's storage date has passed")]
+    Expired,
+    #[error("the upload is not in a state that allows this")]
+    WrongState(&'static str),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for EvidenceError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+pub const EXPIRED_MESSAGE: &str = "Please extend your Storage Date for this file.";
+
+impl From<EvidenceError> for Status {
+    fn from(err: EvidenceError) -> Self {
+        match err {
+            EvidenceError::Invalid(errors) => invalid_fields(&errors),
+            EvidenceError::NotFound => Status::not_found("Not found."),
+            EvidenceError::Expired => {
+                with_reason(Code::FailedPrecondition, "storage_expired", EXPIRED_MESSAGE)
+            }
+            EvidenceError::WrongState(message) => {
+                with_reason(Code::FailedPrecondition, "wrong_state", message)
+            }
+            EvidenceError::Internal(err) => internal(&err),
+        }
+    }
+}

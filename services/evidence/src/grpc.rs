@@ -1,0 +1,327 @@
+//! The gRPC surface of evidence: converts proto messages to domain values and back, nothing else.
+
+use chrono::{DateTime, Utc};
+use evidentia_common::{errors::FieldError, grpc::Caller};
+use evidentia_proto::evidence::v1::{
+    self as pb, evidence_service_server::EvidenceService as EvidenceRpc,
+};
+use tonic::{Request, Response, Status};
+use uuid::Uuid;
+
+use crate::{
+    AppState,
+    domain::{MediaType, Name},
+    error::EvidenceError,
+    folders::{self, Folder},
+    items::{self, Item, NewItem, Upload},
+    storage::MediaStore,
+    timestamp, usage,
+};
+
+pub struct EvidenceApi {
+    pub state: AppState,
+}
+
+/// A malformed id names nobody's resource: the same answer as another user's.
+fn id(value: &str) -> Result<Uuid, EvidenceError> {
+    Uuid::parse_str(value).map_err(|_| EvidenceError::NotFound)
+}
+
+fn name(value: &str) -> Result<Name, EvidenceError> {
+    Name::parse("name", value).map_err(|e| EvidenceError::Invalid(vec![e]))
+}
+
+fn ts(at: Option<DateTime<Utc>>) -> Option<prost_types::Timestamp> {
+    at.map(timestamp)
+}
+
+fn from_ts(at: Option<prost_types::Timestamp>) -> Result<Option<DateTime<Utc>>, EvidenceError> {
+    at.map(|t| {
+        DateTime::from_timestamp(t.seconds, u32::try_from(t.nanos).unwrap_or(0)).ok_or_else(|| {
+            EvidenceError::Invalid(vec![FieldError::new("captured_at", "Invalid time.")])
+        })
+    })
+    .transpose()
+}
+
+impl EvidenceApi {
+    fn folder(&self, folder: Folder) -> pb::Folder {
+        let now = Utc::now();
+        pb::Folder {
+            id: folder.id.to_string(),
+            expired: folder.expired(now),
+            expire_soon: folder.expire_soon(now, &self.state.config.storage),
+            name: folder.name,
+            created_at: Some(timestamp(folder.created_at)),
+            storage_expires_at: Some(timestamp(folder.storage_expires_at)),
+            file_count: folder.file_count,
+            used_bytes: folder.used_bytes,
+        }
+    }
+}
+
+fn item(item: Item) -> pb::Item {
+    let media = match MediaType::from_db(&item.media_type) {
+        Some(MediaType::Image) => pb::MediaType::Image,
+        Some(MediaType::Video) => pb::MediaType::Video,
+        Some(MediaType::Audio) => pb::MediaType::Audio,
+        None => pb::MediaType::Unspecified,
+    };
+    let status = match item.status.as_str() {
+        "awaiting_upload" => pb::ItemStatus::AwaitingUpload,
+        "uploaded" => pb::ItemStatus::Uploaded,
+        "verified" => pb::ItemStatus::Verified,
+        "rejected" => pb::ItemStatus::Rejected,
+        _ => pb::ItemStatus::Unspecified,
+    };
+    pb::Item {
+        id: item.id.to_string(),
+        folder_id: item.folder_id.to_string(),
+        name: item.name,
+        media_type: media as i32,
+        mime_type: item.mime_type,
+        file_size: item.file_size,
+        sha256: item.sha256,
+        status: status as i32,
+        rejection_reason: item.rejection_reason,
+        latitude: item.latitude,
+        longitude: item.longitude,
+        city: item.city,
+        address: item.address,
+        duration_seconds: item.duration_seconds,
+        captured_at: Some(timestamp(item.captured_at)),
+        received_at: ts(item.received_at),
+        verified_at: ts(item.verified_at),
+        created_at: Some(timestamp(item.created_at)),
+    }
+}
+
+#[tonic::async_trait]
+impl EvidenceRpc for EvidenceApi {
+    async fn get_storage_usage(
+        &self,
+        request: Request<pb::GetStorageUsageRequest>,
+    ) -> Result<Response<pb::StorageUsage>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(EvidenceError::from)?;
+        let found = usage::usage(&mut conn, owner)
+            .await
+            .map_err(EvidenceError::from)?;
+        Ok(Response::new(pb::StorageUsage {
+            used_bytes: found.used_bytes,
+            file_count: found.file_count,
+            folder_count: found.folder_count,
+        }))
+    }
+
+    async fn create_folder(
+        &self,
+        request: Request<pb::CreateFolderRequest>,
+    ) -> Result<Response<pb::Folder>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let name = name(&request.into_inner().name)?;
+        let mut tx = self.state.pool.begin().await.map_err(EvidenceError::from)?;
+        let folder = folders::create(&mut tx, &self.state.config.storage, owner, &name).await?;
+        tx.commit().await.map_err(EvidenceError::from)?;
+        Ok(Response::new(self.folder(folder)))
+    }
+
+    async fn list_folders(
+        &self,
+        request: Request<pb::ListFoldersRequest>,
+    ) -> Result<Response<pb::ListFoldersResponse>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(EvidenceError::from)?;
+        let found = folders::list(&mut conn, owner).await?;
+        Ok(Response::new(pb::ListFoldersResponse {
+            folders: found.into_iter().map(|f| self.folder(f)).collect(),
+        }))
+    }
+
+    async fn get_folder(
+        &self,
+        request: Request<pb::GetFolderRequest>,
+    ) -> Result<Response<pb::Folder>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let folder_id = id(&request.into_inner().folder_id)?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(EvidenceError::from)?;
+        Ok(Response::new(
+            self.folder(folders::get(&mut conn, owner, folder_id).await?),
+        ))
+    }
+
+    async fn rename_folder(
+        &self,
+        request: Request<pb::RenameFolderRequest>,
+    ) -> Result<Response<pb::Folder>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let req = request.into_inner();
+        let folder_id = id(&req.folder_id)?;
+        let name = name(&req.name)?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(EvidenceError::from)?;
+        Ok(Response::new(self.folder(
+            folders::rename(&mut conn, owner, folder_id, &name).await?,
+        )))
+    }
+
+    async fn delete_folder(
+        &self,
+        request: Request<pb::DeleteFolderRequest>,
+    ) -> Result<Response<pb::DeleteFolderResponse>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let folder_id = id(&request.into_inner().folder_id)?;
+        let mut tx = self.state.pool.begin().await.map_err(EvidenceError::from)?;
+        let objects = folders::delete(&mut tx, owner, folder_id).await?;
+        tx.commit().await.map_err(EvidenceError::from)?;
+        remove_objects(&self.state.store, objects).await;
+        Ok(Response::new(pb::DeleteFolderResponse {}))
+    }
+
+    async fn create_item(
+        &self,
+        request: Request<pb::CreateItemRequest>,
+    ) -> Result<Response<pb::CreateItemResponse>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let req = request.into_inner();
+        let media_type = match pb::MediaType::try_from(req.media_type) {
+            Ok(pb::MediaType::Image) => Some(MediaType::Image),
+            Ok(pb::MediaType::Video) => Some(MediaType::Video),
+            Ok(pb::MediaType::Audio) => Some(MediaType::Audio),
+            _ => None,
+        };
+        let new = NewItem {
+            folder_id: id(&req.folder_id)?,
+            name: req.name,
+            media_type,
+            mime_type: req.mime_type,
+            file_size: req.file_size,
+            sha256: req.sha256,
+            captured_at: from_ts(req.captured_at)?,
+            latitude: req.latitude,
+            longitude: req.longitude,
+            duration_seconds: req.duration_seconds,
+        };
+        let (created, upload) = items::create(&self.state, owner, new).await?;
+        let upload = match upload {
+            Upload::Single(post) => pb::create_item_response::Upload::Single(pb::SingleUpload {
+                url: post.url,
+                fields: post.fields.into_iter().collect(),
+                expires_at: Some(timestamp(post.expires_at)),
+            }),
+            Upload::Multipart {
+                upload_id,
+                part_size,
+                part_count,
+            } => pb::create_item_response::Upload::Multipart(pb::MultipartUpload {
+                upload_id,
+                part_size,
+                part_count,
+            }),
+        };
+        Ok(Response::new(pb::CreateItemResponse {
+            item: Some(item(created)),
+            upload: Some(upload),
+        }))
+    }
+
+    async fn get_part_urls(
+        &self,
+        request: Request<pb::GetPartUrlsRequest>,
+    ) -> Result<Response<pb::GetPartUrlsResponse>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let req = request.into_inner();
+        let item_id = id(&req.item_id)?;
+        let parts = items::part_urls(&self.state, owner, item_id, &req.part_numbers).await?;
+        Ok(Response::new(pb::GetPartUrlsResponse {
+            urls: parts
+                .urls
+                .into_iter()
+                .map(|(part_number, url)| pb::PartUrl { part_number, url })
+                .collect(),
+            completed_parts: parts.completed,
+            part_size: parts.part_size,
+            part_count: parts.part_count,
+            expires_at: Some(timestamp(parts.expires_at)),
+        }))
+    }
+
+    async fn finish_upload(
+        &self,
+        request: Request<pb::FinishUploadRequest>,
+    ) -> Result<Response<pb::Item>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let item_id = id(&request.into_inner().item_id)?;
+        Ok(Response::new(item(
+            items::finish(&self.state, owner, item_id).await?,
+        )))
+    }
+
+    async fn list_items(
+        &self,
+        request: Request<pb::ListItemsRequest>,
+    ) -> Result<Response<pb::ListItemsResponse>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let folder_id = id(&request.into_inner().folder_id)?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(EvidenceError::from)?;
+        let found = items::list(&mut conn, owner, folder_id).await?;
+        Ok(Response::new(pb::ListItemsResponse {
+            items: found.into_iter().map(item).collect(),
+        }))
+    }
+
+    async fn get_item(
+        &self,
+        request: Request<pb::GetItemRequest>,
+    ) -> Result<Response<pb::Item>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let item_id = id(&request.into_inner().item_id)?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(EvidenceError::from)?;
+        Ok(Response::new(item(
+            items::get(&mut conn, owner, item_id).await?,
+        )))
+    }
+}
+
+/// Removes a deleted folder's objects; a failure leaves an orphan object, logged, never an error
+/// for the user (their data is already gone from the folder).
+async fn remove_objects(store: &MediaStore, objects: Vec<(String, Option<String>)>) {
+    for (key, upload_id) in objects {
+        let result = match upload_id {
+            Some(upload_id) => store.abort_multipart(&key, &upload_id).await,
+            None => store.delete(&key).await,
+        };
+        if let Err(err) = result {
+            tracing::warn!(object = %key, error = ?err, "could not remove a deleted item's object");
+        }
+    }
+}
