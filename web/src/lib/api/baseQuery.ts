@@ -2,7 +2,13 @@
 //! refresh on 401 behind a mutex while other requests wait (spec §4 "Session", §9: 500 ms retry
 //! wait), log-out when the refresh fails, and the generic message for any 5xx (spec §8).
 import { Mutex } from 'async-mutex';
-import { fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import {
+  fetchBaseQuery,
+  type BaseQueryApi,
+  type BaseQueryFn,
+  type FetchArgs,
+  type FetchBaseQueryError,
+} from '@reduxjs/toolkit/query/react';
 import { camelize } from '../case';
 import { loggedOut, tokensReceived, type LoginInfo } from '../session/loginInfoSlice';
 import { showSnackbar } from '../ui/uiSlice';
@@ -24,27 +30,36 @@ const rawBaseQuery = fetchBaseQuery({
   },
 });
 
+const accessToken = (api: BaseQueryApi) => (api.getState() as { loginInfo: LoginInfo }).loginInfo.accessToken;
+
 function isRefresh(args: string | FetchArgs): boolean {
   return (typeof args === 'string' ? args : args.url) === REFRESH_PATH;
 }
 
 export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
   await mutex.waitForUnlock();
+  const sentWith = accessToken(api);
   let result = await rawBaseQuery(args, api, extra);
   if (result.error?.status === 401 && !isRefresh(args)) {
     if (!mutex.isLocked()) {
       const release = await mutex.acquire();
       try {
-        const refresh = (api.getState() as { loginInfo: LoginInfo }).loginInfo.refreshToken;
-        const refreshed = refresh
-          ? await rawBaseQuery({ url: REFRESH_PATH, method: 'POST', body: { refresh } }, api, extra)
-          : undefined;
-        const pair = refreshed?.data as { access?: string; refresh?: string } | undefined;
-        if (pair?.access && pair.refresh) {
-          api.dispatch(tokensReceived({ access: pair.access, refresh: pair.refresh }));
+        const current = accessToken(api);
+        if (current && current !== sentWith) {
+          // Another request refreshed the token after this one was sent: retry, don't refresh again.
           result = await rawBaseQuery(args, api, extra);
         } else {
-          api.dispatch(loggedOut());
+          const refresh = (api.getState() as { loginInfo: LoginInfo }).loginInfo.refreshToken;
+          const refreshed = refresh
+            ? await rawBaseQuery({ url: REFRESH_PATH, method: 'POST', body: { refresh } }, api, extra)
+            : undefined;
+          const pair = refreshed?.data as { access?: string; refresh?: string } | undefined;
+          if (pair?.access && pair.refresh) {
+            api.dispatch(tokensReceived({ access: pair.access, refresh: pair.refresh }));
+            result = await rawBaseQuery(args, api, extra);
+          } else {
+            api.dispatch(loggedOut());
+          }
         }
       } finally {
         release();
@@ -53,14 +68,26 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryE
       // Another request is refreshing: wait for it, then retry with the new token.
       await mutex.waitForUnlock();
       await sleep(REFRESH_RETRY_WAIT_MS);
-      if ((api.getState() as { loginInfo: LoginInfo }).loginInfo.accessToken) {
+      if (accessToken(api)) {
         result = await rawBaseQuery(args, api, extra);
       }
     }
   }
-  const status = result.error?.status;
-  if (typeof status === 'number' && status >= 500) {
+  return finish(result, api);
+};
+
+type RawResult = Awaited<ReturnType<typeof rawBaseQuery>>;
+
+/** The HTTP status of a failed call, including the original status of a body that was not JSON. */
+function httpStatus(error: FetchBaseQueryError): number | undefined {
+  if (typeof error.status === 'number') return error.status;
+  return error.status === 'PARSING_ERROR' ? error.originalStatus : undefined;
+}
+
+function finish(result: RawResult, api: BaseQueryApi): RawResult {
+  const status = result.error ? httpStatus(result.error) : undefined;
+  if (status !== undefined && status >= 500) {
     api.dispatch(showSnackbar({ message: SERVER_ERROR_MESSAGE, type: 'error' }));
   }
   return result.data === undefined ? result : { ...result, data: camelize(result.data) };
-};
+}
