@@ -88,6 +88,7 @@ fn item(item: Item) -> pb::Item {
         longitude: item.longitude,
         city: item.city,
         address: item.address,
+        country_code: item.country_code,
         duration_seconds: item.duration_seconds,
         captured_at: Some(timestamp(item.captured_at)),
         received_at: ts(item.received_at),

@@ -38,6 +38,7 @@ pub struct Item {
     pub longitude: Option<f64>,
     pub city: String,
     pub address: String,
+    pub country_code: String,
     pub duration_seconds: Option<f64>,
     pub captured_at: DateTime<Utc>,
     pub received_at: Option<DateTime<Utc>>,
@@ -46,7 +47,7 @@ pub struct Item {
 }
 
 const COLUMNS: &str = "id, folder_id, owner_id, name, media_type, mime_type, object_key, file_size, sha256, status, \
-     rejection_reason, upload_id, part_size, latitude, longitude, city, address, duration_seconds, captured_at, \
+     rejection_reason, upload_id, part_size, latitude, longitude, city, address, country_code, duration_seconds, captured_at, \
      received_at, verified_at, created_at";
 
 /// A capture as the device describes it.
@@ -187,6 +188,16 @@ pub async fn create(
     if folder.expired(Utc::now()) {
         return Err(EvidenceError::Expired);
     }
+    let place = match (new.latitude, new.longitude) {
+        (Some(lat), Some(lon)) => state.geocoder.locate(lat, lon).await.unwrap_or_else(|err| {
+            // A place name is a convenience: the capture is kept with its coordinates.
+            tracing::warn!(error = ?err, "reverse geocoding failed");
+            None
+        }),
+        _ => None,
+    };
+    let (city, address, country_code) =
+        place.map_or_else(Default::default, |p| (p.city, p.address, p.country_code));
     let id = Uuid::now_v7();
     let key = format!("users/{owner}/folders/{}/items/{id}", folder.id);
     let uploads = &state.config.uploads;
@@ -212,8 +223,8 @@ pub async fn create(
     };
     let sql = format!(
         "INSERT INTO items (id, folder_id, owner_id, name, media_type, mime_type, object_key, file_size, sha256, \
-         upload_id, part_size, latitude, longitude, duration_seconds, captured_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING {COLUMNS}"
+         upload_id, part_size, latitude, longitude, duration_seconds, captured_at, city, address, country_code) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING {COLUMNS}"
     );
     let item: Item = sqlx::query_as(&sql)
         .bind(id)
@@ -231,6 +242,9 @@ pub async fn create(
         .bind(new.longitude)
         .bind(new.duration_seconds)
         .bind(captured_at)
+        .bind(&city)
+        .bind(&address)
+        .bind(&country_code)
         .fetch_one(&mut *conn)
         .await?;
     Ok((item, upload))

@@ -5,6 +5,7 @@ pub mod config;
 pub mod domain;
 pub mod error;
 pub mod folders;
+pub mod geocode;
 pub mod grpc;
 pub mod items;
 pub mod storage;
@@ -38,6 +39,7 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub pool: PgPool,
     pub store: Arc<storage::MediaStore>,
+    pub geocoder: Arc<dyn geocode::Geocoder>,
 }
 
 pub fn timestamp(at: DateTime<Utc>) -> prost_types::Timestamp {
@@ -92,6 +94,7 @@ impl Service for EvidenceService {
             config: Arc::new(config),
             pool: infra.pool.clone(),
             store,
+            geocoder: Arc::new(geocode::Gazetteer::default()),
         };
         let router = rpc::server()
             .add_service(rpc::health_service(&["evidentia.evidence.v1.EvidenceService"]).await)

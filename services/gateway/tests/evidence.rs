@@ -108,6 +108,9 @@ async fn a_small_capture_goes_up_in_one_presigned_post_and_is_verified() {
     assert_eq!(status, 201, "{created}");
     assert_eq!(created["upload"]["kind"], "single");
     assert_eq!(created["item"]["status"], "awaiting_upload");
+    // City and address from the bundled gazetteer.
+    assert_eq!(created["item"]["city"], "Amsterdam");
+    assert_eq!(created["item"]["country_code"], "NL");
     let item = created["item"]["id"].as_str().expect("id").to_owned();
 
     // The policy holds the exact size: a different body is refused by the store itself.

@@ -236,8 +236,12 @@ pub struct Item {
     pub captured_at: Option<String>,
     pub latitude: Option<f64>,
     pub longitude: Option<f64>,
+    /// The nearest city, from reverse geocoding the coordinates.
     pub city: String,
+    /// City, region, country code.
     pub address: String,
+    /// ISO 3166-1 alpha-2.
+    pub country_code: String,
     /// Seconds, for video and audio.
     pub duration: Option<f64>,
 }
@@ -275,6 +279,7 @@ impl From<evidence::Item> for Item {
             longitude: i.longitude,
             city: i.city,
             address: i.address,
+            country_code: i.country_code,
             duration: i.duration_seconds,
         }
     }

@@ -488,10 +488,14 @@ export interface components {
         };
         /** @description An evidence item (spec §3 "File"). */
         Item: {
+            /** @description City, region, country code. */
             address: string;
             /** @description When the device captured it, RFC 3339. */
             captured_at?: string | null;
+            /** @description The nearest city, from reverse geocoding the coordinates. */
             city: string;
+            /** @description ISO 3166-1 alpha-2. */
+            country_code: string;
             /**
              * Format: double
              * @description Seconds, for video and audio.
