@@ -35,6 +35,7 @@ CREATE TABLE items (
     captured_at timestamptz NOT NULL,
     received_at timestamptz,
     verified_at timestamptz,
+    thumbnail_key text,
     created_at timestamptz NOT NULL DEFAULT now(),
     updated_at timestamptz NOT NULL DEFAULT now()
 );

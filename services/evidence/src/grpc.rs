@@ -60,7 +60,38 @@ impl EvidenceApi {
     }
 }
 
-fn item(item: Item) -> pb::Item {
+impl EvidenceApi {
+    /// The proto item, with presigned GETs of the file and its thumbnail while they may be opened.
+    async fn item(&self, item: Item) -> Result<pb::Item, EvidenceError> {
+        let now = Utc::now();
+        let expired = item.storage_expires_at <= now;
+        let expire_soon = !expired
+            && item.storage_expires_at
+                <= now + chrono::Duration::days(self.state.config.storage.expire_soon_days);
+        let readable = !expired && matches!(item.status.as_str(), "uploaded" | "verified");
+        let ttl = std::time::Duration::from_secs(self.state.config.uploads.presign_ttl_seconds);
+        let (file_url, thumbnail_url) = if readable {
+            let file = self.state.store.presign_get(&item.object_key, ttl).await?;
+            let thumbnail = match &item.thumbnail_key {
+                Some(key) => Some(self.state.store.presign_get(key, ttl).await?),
+                None => None,
+            };
+            (Some(file), thumbnail)
+        } else {
+            (None, None)
+        };
+        let expiration_date = Some(timestamp(item.storage_expires_at));
+        let mut out = to_proto(item);
+        out.file_url = file_url;
+        out.thumbnail_url = thumbnail_url;
+        out.expiration_date = expiration_date;
+        out.expired = expired;
+        out.expire_soon = expire_soon;
+        Ok(out)
+    }
+}
+
+fn to_proto(item: Item) -> pb::Item {
     let media = match MediaType::from_db(&item.media_type) {
         Some(MediaType::Image) => pb::MediaType::Image,
         Some(MediaType::Video) => pb::MediaType::Video,
@@ -94,6 +125,11 @@ fn item(item: Item) -> pb::Item {
         received_at: ts(item.received_at),
         verified_at: ts(item.verified_at),
         created_at: Some(timestamp(item.created_at)),
+        thumbnail_url: None,
+        file_url: None,
+        expiration_date: None,
+        expired: false,
+        expire_soon: false,
     }
 }
 
@@ -240,7 +276,7 @@ impl EvidenceRpc for EvidenceApi {
             }),
         };
         Ok(Response::new(pb::CreateItemResponse {
-            item: Some(item(created)),
+            item: Some(self.item(created).await?),
             upload: Some(upload),
         }))
     }
@@ -272,9 +308,8 @@ impl EvidenceRpc for EvidenceApi {
     ) -> Result<Response<pb::Item>, Status> {
         let owner = Caller::from_metadata(request.metadata()).require_user()?;
         let item_id = id(&request.into_inner().item_id)?;
-        Ok(Response::new(item(
-            items::finish(&self.state, owner, item_id).await?,
-        )))
+        let finished = items::finish(&self.state, owner, item_id).await?;
+        Ok(Response::new(self.item(finished).await?))
     }
 
     async fn list_items(
@@ -290,9 +325,11 @@ impl EvidenceRpc for EvidenceApi {
             .await
             .map_err(EvidenceError::from)?;
         let found = items::list(&mut conn, owner, folder_id).await?;
-        Ok(Response::new(pb::ListItemsResponse {
-            items: found.into_iter().map(item).collect(),
-        }))
+        let mut out = Vec::with_capacity(found.len());
+        for found in found {
+            out.push(self.item(found).await?);
+        }
+        Ok(Response::new(pb::ListItemsResponse { items: out }))
     }
 
     async fn get_item(
@@ -307,9 +344,8 @@ impl EvidenceRpc for EvidenceApi {
             .acquire()
             .await
             .map_err(EvidenceError::from)?;
-        Ok(Response::new(item(
-            items::get(&mut conn, owner, item_id).await?,
-        )))
+        let found = items::get(&mut conn, owner, item_id).await?;
+        Ok(Response::new(self.item(found).await?))
     }
 }
 

@@ -44,11 +44,14 @@ pub struct Item {
     pub received_at: Option<DateTime<Utc>>,
     pub verified_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
+    pub thumbnail_key: Option<String>,
+    pub storage_expires_at: DateTime<Utc>,
 }
 
 const COLUMNS: &str = "id, folder_id, owner_id, name, media_type, mime_type, object_key, file_size, sha256, status, \
      rejection_reason, upload_id, part_size, latitude, longitude, city, address, country_code, duration_seconds, captured_at, \
-     received_at, verified_at, created_at";
+     received_at, verified_at, created_at, thumbnail_key, \
+     (SELECT f.storage_expires_at FROM folders f WHERE f.id = items.folder_id) AS storage_expires_at";
 
 /// A capture as the device describes it.
 #[derive(Debug, Clone)]

@@ -10,6 +10,7 @@ pub mod grpc;
 pub mod items;
 pub mod storage;
 pub mod sweeper;
+pub mod thumbnails;
 pub mod usage;
 pub mod verify;
 
@@ -80,6 +81,12 @@ impl Service for EvidenceService {
             .on::<ItemUploaded, _>(
                 "verify-upload",
                 verify::VerifyOnUpload {
+                    store: store.clone(),
+                },
+            )
+            .on::<ItemUploaded, _>(
+                "make-thumbnail",
+                thumbnails::ThumbnailOnUpload {
                     store: store.clone(),
                 },
             );

@@ -309,6 +309,42 @@ impl MediaStore {
         })
     }
 
+    /// The whole object (for small objects only: thumbnails are made from images).
+    pub async fn read(&self, key: &str) -> anyhow::Result<Vec<u8>> {
+        let object = self
+            .client
+            .get_object()
+            .bucket(&self.config.bucket)
+            .key(key)
+            .send()
+            .await?;
+        Ok(object.body.collect().await?.into_bytes().to_vec())
+    }
+
+    pub async fn put(&self, key: &str, bytes: Vec<u8>, content_type: &str) -> anyhow::Result<()> {
+        self.client
+            .put_object()
+            .bucket(&self.config.bucket)
+            .key(key)
+            .content_type(content_type)
+            .body(bytes.into())
+            .send()
+            .await?;
+        Ok(())
+    }
+
+    /// A presigned GET of `key`, to open or download it in the browser.
+    pub async fn presign_get(&self, key: &str, ttl: Duration) -> anyhow::Result<String> {
+        let request = self
+            .client
+            .get_object()
+            .bucket(&self.config.bucket)
+            .key(key)
+            .presigned(PresigningConfig::expires_in(ttl)?)
+            .await?;
+        Ok(request.uri().to_owned())
+    }
+
     pub async fn delete(&self, key: &str) -> anyhow::Result<()> {
         self.client
             .delete_object()

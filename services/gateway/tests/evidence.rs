@@ -450,3 +450,84 @@ async fn an_expired_folder_takes_no_new_files() {
     );
     assert_eq!(body["errors"][0]["code"], "storage_expired");
 }
+
+#[tokio::test]
+async fn a_photo_gets_a_thumbnail_and_short_lived_links_until_its_folder_expires() {
+    let stack = Stack::start().await;
+    let user = stack.sign_up().await;
+    let folder = folder(&stack, &user.access, "Photos").await;
+    let photo = image::RgbImage::from_fn(1200, 900, |x, y| {
+        image::Rgb([(x % 256) as u8, (y % 256) as u8, 90])
+    });
+    let mut jpeg = std::io::Cursor::new(Vec::new());
+    photo
+        .write_to(&mut jpeg, image::ImageFormat::Jpeg)
+        .expect("encode");
+    let bytes = jpeg.into_inner();
+    let (_, created) = create_item(
+        &stack,
+        &user.access,
+        &folder,
+        &bytes,
+        &sha256(&bytes),
+        "image/jpeg",
+    )
+    .await;
+    let item = created["item"]["id"].as_str().expect("id").to_owned();
+    assert!(
+        created["item"]["temporary_file_url"].is_null(),
+        "nothing to open before the upload"
+    );
+    assert!(
+        post_form(&created["upload"], bytes.clone(), "image/jpeg")
+            .await
+            .is_success()
+    );
+    let (status, _) = stack
+        .post_auth(
+            &format!("evidence/items/{item}/upload/finish/"),
+            &user.access,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200);
+
+    let ready = testing::eventually("the thumbnail", Duration::from_secs(30), || async {
+        let (_, item) = stack
+            .get_auth(&format!("evidence/items/{item}/"), &user.access)
+            .await;
+        item["thumbnail"].is_string().then_some(item)
+    })
+    .await;
+    let thumbnail = reqwest::get(ready["thumbnail"].as_str().expect("url"))
+        .await
+        .expect("get")
+        .bytes()
+        .await
+        .expect("body");
+    let small = image::load_from_memory(&thumbnail).expect("a JPEG");
+    assert_eq!((small.width(), small.height()), (320, 240));
+    let original = reqwest::get(ready["temporary_file_url"].as_str().expect("url"))
+        .await
+        .expect("get")
+        .bytes()
+        .await
+        .expect("body");
+    assert_eq!(sha256(&original), sha256(&bytes));
+    assert_eq!(ready["expired"], false);
+
+    // Once the storage date has passed the file cannot be opened.
+    let mut conn = testing::connect(&stack.evidence_db).await;
+    sqlx::query("UPDATE folders SET storage_expires_at = now() - interval '1 minute'")
+        .execute(&mut conn)
+        .await
+        .expect("expire");
+    let (_, expired) = stack
+        .get_auth(&format!("evidence/items/{item}/"), &user.access)
+        .await;
+    assert_eq!(expired["expired"], true);
+    assert!(
+        expired["temporary_file_url"].is_null() && expired["thumbnail"].is_null(),
+        "{expired}"
+    );
+}

@@ -244,6 +244,16 @@ pub struct Item {
     pub country_code: String,
     /// Seconds, for video and audio.
     pub duration: Option<f64>,
+    /// Presigned GET of the thumbnail (15 minutes), once made; absent when the folder expired.
+    pub thumbnail: Option<String>,
+    /// Presigned GET of the file (15 minutes); absent until stored and when the folder expired.
+    pub temporary_file_url: Option<String>,
+    /// The folder's storage date, RFC 3339.
+    pub expiration_date: Option<String>,
+    /// The storage date has passed: the file cannot be opened ('Please extend your Storage Date
+    /// for this file.').
+    pub expired: bool,
+    pub expire_soon: bool,
 }
 
 impl From<evidence::Item> for Item {
@@ -281,6 +291,11 @@ impl From<evidence::Item> for Item {
             address: i.address,
             country_code: i.country_code,
             duration: i.duration_seconds,
+            thumbnail: i.thumbnail_url,
+            temporary_file_url: i.file_url,
+            expiration_date: rfc3339(i.expiration_date),
+            expired: i.expired,
+            expire_soon: i.expire_soon,
         }
     }
 }

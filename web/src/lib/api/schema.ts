@@ -501,6 +501,14 @@ export interface components {
              * @description Seconds, for video and audio.
              */
             duration?: number | null;
+            /** @description The folder's storage date, RFC 3339. */
+            expiration_date?: string | null;
+            expire_soon: boolean;
+            /**
+             * @description The storage date has passed: the file cannot be opened ('Please extend your Storage Date
+             *     for this file.').
+             */
+            expired: boolean;
             /** Format: int64 */
             file_size: number;
             folder_id: string;
@@ -518,6 +526,10 @@ export interface components {
             sha256: string;
             /** @description `awaiting_upload`, `uploaded`, `verified` or `rejected`. */
             status: string;
+            /** @description Presigned GET of the file (15 minutes); absent until stored and when the folder expired. */
+            temporary_file_url?: string | null;
+            /** @description Presigned GET of the thumbnail (15 minutes), once made; absent when the folder expired. */
+            thumbnail?: string | null;
             /** @description The stored bytes were received (and are being or have been checked). */
             uploaded: boolean;
             /** @description When the service received the file, RFC 3339. */
