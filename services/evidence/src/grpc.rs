@@ -347,6 +347,57 @@ impl EvidenceRpc for EvidenceApi {
         let found = items::get(&mut conn, owner, item_id).await?;
         Ok(Response::new(self.item(found).await?))
     }
+
+    async fn rename_item(
+        &self,
+        request: Request<pb::RenameItemRequest>,
+    ) -> Result<Response<pb::Item>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let req = request.into_inner();
+        let item_id = id(&req.item_id)?;
+        let name = name(&req.name)?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(EvidenceError::from)?;
+        let renamed = items::rename(&mut conn, owner, item_id, &name).await?;
+        Ok(Response::new(self.item(renamed).await?))
+    }
+
+    async fn delete_item(
+        &self,
+        request: Request<pb::DeleteItemRequest>,
+    ) -> Result<Response<pb::DeleteItemResponse>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let item_id = id(&request.into_inner().item_id)?;
+        let mut tx = self.state.pool.begin().await.map_err(EvidenceError::from)?;
+        let deleted = items::delete(&mut tx, owner, item_id).await?;
+        tx.commit().await.map_err(EvidenceError::from)?;
+        let upload = (deleted.status == "awaiting_upload")
+            .then_some(deleted.upload_id)
+            .flatten();
+        let mut objects = vec![(deleted.object_key, upload)];
+        if let Some(thumbnail) = deleted.thumbnail_key {
+            objects.push((thumbnail, None));
+        }
+        remove_objects(&self.state.store, objects).await;
+        Ok(Response::new(pb::DeleteItemResponse {}))
+    }
+
+    async fn download_item(
+        &self,
+        request: Request<pb::DownloadItemRequest>,
+    ) -> Result<Response<pb::DownloadItemResponse>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let item_id = id(&request.into_inner().item_id)?;
+        let (url, expires_at) = items::download(&self.state, owner, item_id).await?;
+        Ok(Response::new(pb::DownloadItemResponse {
+            url,
+            expires_at: Some(timestamp(expires_at)),
+        }))
+    }
 }
 
 /// Removes a deleted folder's objects; a failure leaves an orphan object, logged, never an error

@@ -280,6 +280,74 @@ pub async fn list(
         .await?)
 }
 
+pub async fn rename(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    id: Uuid,
+    name: &Name,
+) -> Result<Item, EvidenceError> {
+    let sql = format!(
+        "UPDATE items SET name = $3, updated_at = now() WHERE owner_id = $1 AND id = $2 RETURNING {COLUMNS}"
+    );
+    sqlx::query_as(&sql)
+        .bind(owner)
+        .bind(id)
+        .bind(name.as_str())
+        .fetch_optional(conn)
+        .await?
+        .ok_or(EvidenceError::NotFound)
+}
+
+/// Deletes the owner's item (a verified one leaves the usage); returns it so its objects can be
+/// removed from S3 after the commit.
+pub async fn delete(conn: &mut PgConnection, owner: Uuid, id: Uuid) -> Result<Item, EvidenceError> {
+    let sql = format!("DELETE FROM items WHERE owner_id = $1 AND id = $2 RETURNING {COLUMNS}");
+    let item: Item = sqlx::query_as(&sql)
+        .bind(owner)
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or(EvidenceError::NotFound)?;
+    if item.status == "verified" {
+        sqlx::query(
+            "UPDATE storage_usage SET file_count = GREATEST(file_count - 1, 0), \
+             used_bytes = GREATEST(used_bytes - $2, 0), updated_at = now() WHERE user_id = $1",
+        )
+        .bind(owner)
+        .bind(item.file_size)
+        .execute(conn)
+        .await?;
+    }
+    Ok(item)
+}
+
+/// A presigned GET to download the owner's stored file, unless its folder has expired.
+pub async fn download(
+    state: &AppState,
+    owner: Uuid,
+    id: Uuid,
+) -> Result<(String, DateTime<Utc>), EvidenceError> {
+    let mut conn = state.pool.acquire().await?;
+    let item = get(&mut conn, owner, id).await?;
+    if item.storage_expires_at <= Utc::now() {
+        return Err(EvidenceError::Expired);
+    }
+    if !matches!(item.status.as_str(), "uploaded" | "verified") {
+        return Err(EvidenceError::WrongState(
+            "The file has not been uploaded yet.",
+        ));
+    }
+    let url = state
+        .store
+        .presign_get(&item.object_key, ttl(state))
+        .await?;
+    let expires_at = Utc::now()
+        + chrono::Duration::seconds(
+            i64::try_from(state.config.uploads.presign_ttl_seconds).unwrap_or(900),
+        );
+    Ok((url, expires_at))
+}
+
 /// Presigned URLs for the asked parts of a multipart upload, and the parts S3 already holds.
 pub struct PartUrls {
     pub urls: Vec<(i32, String)>,

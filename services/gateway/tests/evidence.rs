@@ -530,4 +530,122 @@ async fn a_photo_gets_a_thumbnail_and_short_lived_links_until_its_folder_expires
         expired["temporary_file_url"].is_null() && expired["thumbnail"].is_null(),
         "{expired}"
     );
+    let (status, body) = stack
+        .get_auth(&format!("evidence/items/{item}/download/"), &user.access)
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["errors"][0]["message"],
+        "Please extend your Storage Date for this file."
+    );
+}
+
+#[tokio::test]
+async fn a_file_is_renamed_downloaded_and_deleted_by_its_owner_only() {
+    let stack = Stack::start().await;
+    let owner = stack.sign_up().await;
+    let other = stack.sign_up().await;
+    let folder = folder(&stack, &owner.access, "Files").await;
+    let bytes = b"evidence bytes".repeat(50);
+    let (_, created) = create_item(
+        &stack,
+        &owner.access,
+        &folder,
+        &bytes,
+        &sha256(&bytes),
+        "audio/webm",
+    )
+    .await;
+    let item = created["item"]["id"].as_str().expect("id").to_owned();
+    let (status, _) = stack
+        .get_auth(&format!("evidence/items/{item}/download/"), &owner.access)
+        .await;
+    assert_eq!(status, 400, "nothing to download before the upload");
+    assert!(
+        post_form(&created["upload"], bytes.clone(), "audio/webm")
+            .await
+            .is_success()
+    );
+    stack
+        .post_auth(
+            &format!("evidence/items/{item}/upload/finish/"),
+            &owner.access,
+            json!({}),
+        )
+        .await;
+    status_of(&stack, &owner.access, &item, "verified").await;
+
+    let rename_path = format!("evidence/items/{item}/rename/");
+    let (status, body) = stack
+        .send_auth(
+            Method::PATCH,
+            &rename_path,
+            &owner.access,
+            Some(json!({ "name": "a" })),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(body["errors"][0]["message"], "Must be 2 characters or more");
+    let (status, _) = stack
+        .send_auth(
+            Method::PATCH,
+            &rename_path,
+            &other.access,
+            Some(json!({ "name": "Stolen" })),
+        )
+        .await;
+    assert_eq!(status, 404);
+    let (status, renamed) = stack
+        .send_auth(
+            Method::PATCH,
+            &rename_path,
+            &owner.access,
+            Some(json!({ "name": "Interview, part 1" })),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(renamed["name"], "Interview, part 1");
+
+    let (status, _) = stack
+        .get_auth(&format!("evidence/items/{item}/download/"), &other.access)
+        .await;
+    assert_eq!(status, 404);
+    let (status, download) = stack
+        .get_auth(&format!("evidence/items/{item}/download/"), &owner.access)
+        .await;
+    assert_eq!(status, 200);
+    let url = download["url"].as_str().expect("url").to_owned();
+    let fetched = reqwest::get(&url)
+        .await
+        .expect("get")
+        .bytes()
+        .await
+        .expect("body");
+    assert_eq!(fetched.as_ref(), bytes.as_slice());
+
+    let (status, _) = stack
+        .send_auth(
+            Method::DELETE,
+            &format!("evidence/items/{item}/delete/"),
+            &other.access,
+            None,
+        )
+        .await;
+    assert_eq!(status, 404);
+    let (status, _) = stack
+        .send_auth(
+            Method::DELETE,
+            &format!("evidence/items/{item}/delete/"),
+            &owner.access,
+            None,
+        )
+        .await;
+    assert_eq!(status, 204);
+    let (_, usage) = stack
+        .get_auth("evidence/storage-usage/", &owner.access)
+        .await;
+    assert_eq!(usage["file_count"], 0);
+    assert_eq!(usage["used_bytes"], 0);
+    let gone = reqwest::get(&url).await.expect("get").status();
+    assert_eq!(gone, 404, "the object left the store with the item");
 }

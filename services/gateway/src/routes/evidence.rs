@@ -34,6 +34,9 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(part_urls))
         .routes(routes!(finish_upload))
         .routes(routes!(get_item))
+        .routes(routes!(rename_item))
+        .routes(routes!(delete_item))
+        .routes(routes!(download_item))
 }
 
 fn rfc3339(ts: Option<prost_types::Timestamp>) -> Option<String> {
@@ -535,4 +538,75 @@ async fn get_item(
         .await?
         .into_inner();
     Ok(Json(item.into()))
+}
+
+/// Renames a file (spec §5 "File name").
+#[utoipa::path(patch, path = "/api/evidence/items/{item_id}/rename/", tag = "evidence", security(("bearer" = [])),
+    params(("item_id" = String, Path)), request_body = FolderName,
+    responses((status = 200, body = Item), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn rename_item(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(item_id): Path<String>,
+    ApiJson(body): ApiJson<FolderName>,
+) -> ApiResult<Json<Item>> {
+    let item = state
+        .clients
+        .evidence
+        .clone()
+        .rename_item(caller.request(evidence::RenameItemRequest {
+            item_id,
+            name: body.name,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(item.into()))
+}
+
+/// Deletes a file.
+#[utoipa::path(delete, path = "/api/evidence/items/{item_id}/delete/", tag = "evidence", security(("bearer" = [])),
+    params(("item_id" = String, Path)),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn delete_item(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(item_id): Path<String>,
+) -> ApiResult<StatusCode> {
+    state
+        .clients
+        .evidence
+        .clone()
+        .delete_item(caller.request(evidence::DeleteItemRequest { item_id }))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Download {
+    /// A presigned GET of the file (15 minutes).
+    pub url: String,
+    pub expires_at: Option<String>,
+}
+
+/// A link to download the file; refused with 'Please extend your Storage Date for this file.' once
+/// the folder's storage date has passed.
+#[utoipa::path(get, path = "/api/evidence/items/{item_id}/download/", tag = "evidence", security(("bearer" = [])),
+    params(("item_id" = String, Path)),
+    responses((status = 200, body = Download), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn download_item(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(item_id): Path<String>,
+) -> ApiResult<Json<Download>> {
+    let download = state
+        .clients
+        .evidence
+        .clone()
+        .download_item(caller.request(evidence::DownloadItemRequest { item_id }))
+        .await?
+        .into_inner();
+    Ok(Json(Download {
+        url: download.url,
+        expires_at: rfc3339(download.expires_at),
+    }))
 }
