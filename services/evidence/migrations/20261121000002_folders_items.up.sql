@@ -30,12 +30,10 @@ CREATE TABLE items (
     longitude double precision,
     city text NOT NULL DEFAULT '',
     address text NOT NULL DEFAULT '',
-    country_code text NOT NULL DEFAULT '',
     duration_seconds double precision,
     captured_at timestamptz NOT NULL,
     received_at timestamptz,
     verified_at timestamptz,
-    thumbnail_key text,
     created_at timestamptz NOT NULL DEFAULT now(),
     updated_at timestamptz NOT NULL DEFAULT now()
 );

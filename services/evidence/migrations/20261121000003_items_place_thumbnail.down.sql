@@ -1,0 +1,2 @@
+ALTER TABLE items DROP COLUMN thumbnail_key;
+ALTER TABLE items DROP COLUMN country_code;
