@@ -61,6 +61,14 @@ impl EvidenceApi {
 }
 
 impl EvidenceApi {
+    async fn conn(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Postgres>, EvidenceError> {
+        Ok(self.state.pool.acquire().await?)
+    }
+
+    async fn tx(&self) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, EvidenceError> {
+        Ok(self.state.pool.begin().await?)
+    }
+
     /// The proto item, with presigned GETs of the file and its thumbnail while they may be opened.
     async fn item(&self, item: Item) -> Result<pb::Item, EvidenceError> {
         let now = Utc::now();
@@ -140,12 +148,7 @@ impl EvidenceRpc for EvidenceApi {
         request: Request<pb::GetStorageUsageRequest>,
     ) -> Result<Response<pb::StorageUsage>, Status> {
         let owner = Caller::from_metadata(request.metadata()).require_user()?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(EvidenceError::from)?;
+        let mut conn = self.conn().await?;
         let found = usage::usage(&mut conn, owner)
             .await
             .map_err(EvidenceError::from)?;
@@ -162,7 +165,7 @@ impl EvidenceRpc for EvidenceApi {
     ) -> Result<Response<pb::Folder>, Status> {
         let owner = Caller::from_metadata(request.metadata()).require_user()?;
         let name = name(&request.into_inner().name)?;
-        let mut tx = self.state.pool.begin().await.map_err(EvidenceError::from)?;
+        let mut tx = self.tx().await?;
         let folder = folders::create(&mut tx, &self.state.config.storage, owner, &name).await?;
         tx.commit().await.map_err(EvidenceError::from)?;
         Ok(Response::new(self.folder(folder)))
@@ -173,12 +176,7 @@ impl EvidenceRpc for EvidenceApi {
         request: Request<pb::ListFoldersRequest>,
     ) -> Result<Response<pb::ListFoldersResponse>, Status> {
         let owner = Caller::from_metadata(request.metadata()).require_user()?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(EvidenceError::from)?;
+        let mut conn = self.conn().await?;
         let found = folders::list(&mut conn, owner).await?;
         Ok(Response::new(pb::ListFoldersResponse {
             folders: found.into_iter().map(|f| self.folder(f)).collect(),
@@ -191,12 +189,7 @@ impl EvidenceRpc for EvidenceApi {
     ) -> Result<Response<pb::Folder>, Status> {
         let owner = Caller::from_metadata(request.metadata()).require_user()?;
         let folder_id = id(&request.into_inner().folder_id)?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(EvidenceError::from)?;
+        let mut conn = self.conn().await?;
         Ok(Response::new(
             self.folder(folders::get(&mut conn, owner, folder_id).await?),
         ))
@@ -210,12 +203,7 @@ impl EvidenceRpc for EvidenceApi {
         let req = request.into_inner();
         let folder_id = id(&req.folder_id)?;
         let name = name(&req.name)?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(EvidenceError::from)?;
+        let mut conn = self.conn().await?;
         Ok(Response::new(self.folder(
             folders::rename(&mut conn, owner, folder_id, &name).await?,
         )))
@@ -227,7 +215,7 @@ impl EvidenceRpc for EvidenceApi {
     ) -> Result<Response<pb::DeleteFolderResponse>, Status> {
         let owner = Caller::from_metadata(request.metadata()).require_user()?;
         let folder_id = id(&request.into_inner().folder_id)?;
-        let mut tx = self.state.pool.begin().await.map_err(EvidenceError::from)?;
+        let mut tx = self.tx().await?;
         let objects = folders::delete(&mut tx, owner, folder_id).await?;
         tx.commit().await.map_err(EvidenceError::from)?;
         remove_objects(&self.state.store, objects).await;
@@ -318,12 +306,7 @@ impl EvidenceRpc for EvidenceApi {
     ) -> Result<Response<pb::ListItemsResponse>, Status> {
         let owner = Caller::from_metadata(request.metadata()).require_user()?;
         let folder_id = id(&request.into_inner().folder_id)?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(EvidenceError::from)?;
+        let mut conn = self.conn().await?;
         let found = items::list(&mut conn, owner, folder_id).await?;
         let mut out = Vec::with_capacity(found.len());
         for found in found {
@@ -338,12 +321,7 @@ impl EvidenceRpc for EvidenceApi {
     ) -> Result<Response<pb::Item>, Status> {
         let owner = Caller::from_metadata(request.metadata()).require_user()?;
         let item_id = id(&request.into_inner().item_id)?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(EvidenceError::from)?;
+        let mut conn = self.conn().await?;
         let found = items::get(&mut conn, owner, item_id).await?;
         Ok(Response::new(self.item(found).await?))
     }
@@ -356,12 +334,7 @@ impl EvidenceRpc for EvidenceApi {
         let req = request.into_inner();
         let item_id = id(&req.item_id)?;
         let name = name(&req.name)?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(EvidenceError::from)?;
+        let mut conn = self.conn().await?;
         let renamed = items::rename(&mut conn, owner, item_id, &name).await?;
         Ok(Response::new(self.item(renamed).await?))
     }
@@ -372,7 +345,7 @@ impl EvidenceRpc for EvidenceApi {
     ) -> Result<Response<pb::DeleteItemResponse>, Status> {
         let owner = Caller::from_metadata(request.metadata()).require_user()?;
         let item_id = id(&request.into_inner().item_id)?;
-        let mut tx = self.state.pool.begin().await.map_err(EvidenceError::from)?;
+        let mut tx = self.tx().await?;
         let deleted = items::delete(&mut tx, owner, item_id).await?;
         tx.commit().await.map_err(EvidenceError::from)?;
         let upload = (deleted.status == "awaiting_upload")
