@@ -1,6 +1,6 @@
 //! The gRPC surface of accounts: converts proto messages to domain values and back, nothing else.
 
-use evidentia_common::grpc::Caller;
+use evidentia_common::{grpc::Caller, time::timestamp};
 use evidentia_proto::accounts::v1::{
     self as pb, accounts_service_server::AccountsService as AccountsRpc,
 };
@@ -47,13 +47,6 @@ fn pair(pair: TokenPair) -> Response<pb::TokenPair> {
         refresh: pair.refresh,
         access_expires_in_seconds: pair.access_expires_in_seconds,
     })
-}
-
-fn timestamp(at: chrono::DateTime<chrono::Utc>) -> prost_types::Timestamp {
-    prost_types::Timestamp {
-        seconds: at.timestamp(),
-        nanos: i32::try_from(at.timestamp_subsec_nanos()).unwrap_or(0),
-    }
 }
 
 #[tonic::async_trait]

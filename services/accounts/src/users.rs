@@ -4,7 +4,7 @@ use argon2::{
     Argon2, PasswordHash, PasswordHasher, PasswordVerifier,
     password_hash::{SaltString, rand_core::OsRng},
 };
-use evidentia_common::{errors::FieldError, outbox, ratelimit};
+use evidentia_common::{errors::FieldError, outbox, ratelimit, time::timestamp};
 use evidentia_proto::events::v1::AccountCreated;
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -178,7 +178,7 @@ pub async fn create(state: &AppState, account: NewAccount) -> Result<TokenPair, 
             account_type: "individual".to_owned(),
             phone_country_code: account.phone.country_code.clone(),
             phone_national_number: account.phone.national_number.clone(),
-            occurred_at: Some(now_timestamp()),
+            occurred_at: Some(timestamp(chrono::Utc::now())),
         },
     )
     .await?;
@@ -186,14 +186,6 @@ pub async fn create(state: &AppState, account: NewAccount) -> Result<TokenPair, 
     tx.commit().await?;
     tracing::info!(user.id = %id, "account created");
     Ok(pair)
-}
-
-fn now_timestamp() -> prost_types::Timestamp {
-    let now = chrono::Utc::now();
-    prost_types::Timestamp {
-        seconds: now.timestamp(),
-        nanos: i32::try_from(now.timestamp_subsec_nanos()).unwrap_or(0),
-    }
 }
 
 /// Signs in with a username or e-mail. Rate-limited per account and per client address; the

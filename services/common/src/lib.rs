@@ -16,5 +16,6 @@ pub mod shutdown;
 pub mod telemetry;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod time;
 
 pub use evidentia_proto as proto;

@@ -1,12 +1,12 @@
 //! Folders: created with the default storage period, listed with their usage, renamed, deleted.
 
 use chrono::{DateTime, Duration, Utc};
-use evidentia_common::outbox;
+use evidentia_common::{outbox, time::timestamp};
 use evidentia_proto::events::v1::FolderCreated;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::{config::StoragePolicy, domain::Name, error::EvidenceError, timestamp};
+use crate::{config::StoragePolicy, domain::Name, error::EvidenceError};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Folder {

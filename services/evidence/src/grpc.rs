@@ -1,7 +1,11 @@
 //! The gRPC surface of evidence: converts proto messages to domain values and back, nothing else.
 
 use chrono::{DateTime, Utc};
-use evidentia_common::{errors::FieldError, grpc::Caller};
+use evidentia_common::{
+    errors::FieldError,
+    grpc::Caller,
+    time::{datetime, timestamp},
+};
 use evidentia_proto::evidence::v1::{
     self as pb, evidence_service_server::EvidenceService as EvidenceRpc,
 };
@@ -15,7 +19,7 @@ use crate::{
     folders::{self, Folder},
     items::{self, Item, NewItem, Upload},
     storage::MediaStore,
-    timestamp, usage,
+    usage,
 };
 
 pub struct EvidenceApi {
@@ -31,13 +35,9 @@ fn name(value: &str) -> Result<Name, EvidenceError> {
     Name::parse("name", value).map_err(|e| EvidenceError::Invalid(vec![e]))
 }
 
-fn ts(at: Option<DateTime<Utc>>) -> Option<prost_types::Timestamp> {
-    at.map(timestamp)
-}
-
 fn from_ts(at: Option<prost_types::Timestamp>) -> Result<Option<DateTime<Utc>>, EvidenceError> {
     at.map(|t| {
-        DateTime::from_timestamp(t.seconds, u32::try_from(t.nanos).unwrap_or(0)).ok_or_else(|| {
+        datetime(&t).ok_or_else(|| {
             EvidenceError::Invalid(vec![FieldError::new("captured_at", "Invalid time.")])
         })
     })
@@ -130,8 +130,8 @@ fn to_proto(item: Item) -> pb::Item {
         country_code: item.country_code,
         duration_seconds: item.duration_seconds,
         captured_at: Some(timestamp(item.captured_at)),
-        received_at: ts(item.received_at),
-        verified_at: ts(item.verified_at),
+        received_at: item.received_at.map(timestamp),
+        verified_at: item.verified_at.map(timestamp),
         created_at: Some(timestamp(item.created_at)),
         thumbnail_url: None,
         file_url: None,

@@ -16,7 +16,6 @@ pub mod verify;
 
 use std::sync::Arc;
 
-use chrono::{DateTime, Utc};
 use evidentia_common::{
     config::ServiceConfig,
     consumer::Consumers,
@@ -41,13 +40,6 @@ pub struct AppState {
     pub pool: PgPool,
     pub store: Arc<storage::MediaStore>,
     pub geocoder: Arc<dyn geocode::Geocoder>,
-}
-
-pub fn timestamp(at: DateTime<Utc>) -> prost_types::Timestamp {
-    prost_types::Timestamp {
-        seconds: at.timestamp(),
-        nanos: i32::try_from(at.timestamp_subsec_nanos()).unwrap_or(0),
-    }
 }
 
 pub struct EvidenceService;

@@ -1,6 +1,7 @@
 //! `accounts/...` (spec §7 "Accounts"): sign-up, confirmation codes, sessions and the profile.
 
 use axum::{Json, extract::State, http::StatusCode};
+use evidentia_common::time::rfc3339;
 use evidentia_proto::{accounts::v1 as accounts, payments::v1 as payments};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -350,14 +351,6 @@ pub struct Profile {
     pub created_at: String,
 }
 
-fn rfc3339(ts: Option<prost_types::Timestamp>) -> String {
-    ts.and_then(|t| {
-        chrono::DateTime::from_timestamp(t.seconds, u32::try_from(t.nanos).unwrap_or(0))
-    })
-    .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
-    .unwrap_or_default()
-}
-
 /// The profile, composed from accounts and payments fetched in parallel.
 #[utoipa::path(get, path = "/api/accounts/me/", tag = "accounts", security(("bearer" = [])),
     responses((status = 200, body = Profile), (status = 401, body = ErrorBody)))]
@@ -398,6 +391,6 @@ async fn me(State(state): State<AppState>, User(caller): User) -> ApiResult<Json
         auto_topping_up_amount: payment.auto_topping_up_amount,
         credit_card_wallet_balance: payment.credit_card_wallet_balance,
         one_time_benefit_applied: payment.one_time_benefit_applied,
-        created_at: rfc3339(account.created_at),
+        created_at: rfc3339(account.created_at).unwrap_or_default(),
     }))
 }

@@ -9,6 +9,7 @@ use axum::{
     extract::{Path, State},
     http::StatusCode,
 };
+use evidentia_common::time::{rfc3339, timestamp};
 use evidentia_proto::evidence::v1 as evidence;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -37,13 +38,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(rename_item))
         .routes(routes!(delete_item))
         .routes(routes!(download_item))
-}
-
-fn rfc3339(ts: Option<prost_types::Timestamp>) -> Option<String> {
-    ts.and_then(|t| {
-        chrono::DateTime::from_timestamp(t.seconds, u32::try_from(t.nanos).unwrap_or(0))
-    })
-    .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -391,10 +385,7 @@ async fn create_item(
         None => None,
         Some(text) => Some(
             chrono::DateTime::parse_from_rfc3339(text)
-                .map(|t| prost_types::Timestamp {
-                    seconds: t.timestamp(),
-                    nanos: i32::try_from(t.timestamp_subsec_nanos()).unwrap_or(0),
-                })
+                .map(|t| timestamp(t.with_timezone(&chrono::Utc)))
                 .map_err(|_| ApiError::field("captured_at", "Expected an RFC 3339 time."))?,
         ),
     };
