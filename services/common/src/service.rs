@@ -24,7 +24,7 @@ pub trait Service {
         config: Self::Config,
         listener: tokio::net::TcpListener,
         shutdown: CancellationToken,
-    ) -> impl Future<Output = anyhow::Result<()>>;
+    ) -> impl Future<Output = anyhow::Result<()>> + Send;
 }
 
 /// The `main` of every domain service.

@@ -162,17 +162,3 @@ impl Extractor for HeaderExtractor<'_> {
         self.0.keys().map(http::HeaderName::as_str).collect()
     }
 }
-
-/// Writes trace context into HTTP headers.
-pub struct HeaderInjector<'a>(pub &'a mut http::HeaderMap);
-
-impl Injector for HeaderInjector<'_> {
-    fn set(&mut self, key: &str, value: String) {
-        if let (Ok(name), Ok(value)) = (
-            http::HeaderName::from_bytes(key.as_bytes()),
-            http::HeaderValue::from_str(&value),
-        ) {
-            self.0.insert(name, value);
-        }
-    }
-}

@@ -45,21 +45,12 @@ fn spawn<S: Service + 'static>(
     config: S::Config,
     listener: TcpListener,
     shutdown: &CancellationToken,
-) where
-    S::Config: Send,
-{
+) {
     let shutdown = shutdown.clone();
-    // Services' futures are not all Send (sqlx lifetimes): each gets a thread of its own.
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("runtime");
-        runtime.block_on(async move {
-            if let Err(err) = S::run(config, listener, shutdown).await {
-                panic!("{} failed: {err:?}", S::NAME);
-            }
-        });
+    tokio::spawn(async move {
+        if let Err(err) = S::run(config, listener, shutdown).await {
+            panic!("{} failed: {err:?}", S::NAME);
+        }
     });
 }
 
