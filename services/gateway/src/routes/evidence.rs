@@ -125,19 +125,19 @@ async fn list_folders(
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
-pub struct FolderName {
-    /// 2 to 50 letters, digits, spaces and , - _ ` | . ' " (spec §5 "File name").
+pub struct NewName {
+    /// A folder or file name: 2 to 50 letters, digits, spaces and , - _ ` | . ' " (spec §5 "File name").
     pub name: String,
 }
 
 /// Creates a folder with the default storage period.
 #[utoipa::path(post, path = "/api/evidence/folders/create/", tag = "evidence", security(("bearer" = [])),
-    request_body = FolderName,
+    request_body = NewName,
     responses((status = 201, body = Folder), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 async fn create_folder(
     State(state): State<AppState>,
     User(caller): User,
-    ApiJson(body): ApiJson<FolderName>,
+    ApiJson(body): ApiJson<NewName>,
 ) -> ApiResult<(StatusCode, Json<Folder>)> {
     let folder = state
         .clients
@@ -170,13 +170,13 @@ async fn get_folder(
 
 /// Renames a folder (spec §5 "File name").
 #[utoipa::path(patch, path = "/api/evidence/folders/{folder_id}/rename/", tag = "evidence", security(("bearer" = [])),
-    params(("folder_id" = String, Path)), request_body = FolderName,
+    params(("folder_id" = String, Path)), request_body = NewName,
     responses((status = 200, body = Folder), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn rename_folder(
     State(state): State<AppState>,
     User(caller): User,
     Path(folder_id): Path<String>,
-    ApiJson(body): ApiJson<FolderName>,
+    ApiJson(body): ApiJson<NewName>,
 ) -> ApiResult<Json<Folder>> {
     let folder = state
         .clients
@@ -533,13 +533,13 @@ async fn get_item(
 
 /// Renames a file (spec §5 "File name").
 #[utoipa::path(patch, path = "/api/evidence/items/{item_id}/rename/", tag = "evidence", security(("bearer" = [])),
-    params(("item_id" = String, Path)), request_body = FolderName,
+    params(("item_id" = String, Path)), request_body = NewName,
     responses((status = 200, body = Item), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn rename_item(
     State(state): State<AppState>,
     User(caller): User,
     Path(item_id): Path<String>,
-    ApiJson(body): ApiJson<FolderName>,
+    ApiJson(body): ApiJson<NewName>,
 ) -> ApiResult<Json<Item>> {
     let item = state
         .clients

@@ -535,10 +535,6 @@ export interface components {
         FolderList: {
             folders: components["schemas"]["Folder"][];
         };
-        FolderName: {
-            /** @description 2 to 50 letters, digits, spaces and , - _ ` | . ' " (spec §5 "File name"). */
-            name: string;
-        };
         Health: {
             /** @description Services that are not serving. */
             failing?: string[];
@@ -626,6 +622,10 @@ export interface components {
             name: string;
             /** @description Lower-case hex SHA-256 computed on the device. */
             sha256: string;
+        };
+        NewName: {
+            /** @description A folder or file name: 2 to 50 letters, digits, spaces and , - _ ` | . ' " (spec §5 "File name"). */
+            name: string;
         };
         PartNumbers: {
             /** @description 1-based part numbers to presign (empty: only report the parts already uploaded). */
@@ -1051,7 +1051,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FolderName"];
+                "application/json": components["schemas"]["NewName"];
             };
         };
         responses: {
@@ -1242,7 +1242,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FolderName"];
+                "application/json": components["schemas"]["NewName"];
             };
         };
         responses: {
@@ -1433,7 +1433,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FolderName"];
+                "application/json": components["schemas"]["NewName"];
             };
         };
         responses: {
