@@ -68,3 +68,18 @@ impl Event for events::v1::ItemRejected {
     const ROUTING_KEY: &'static str = "evidence.item_rejected";
     const TYPE_NAME: &'static str = "evidentia.events.v1.ItemRejected";
 }
+
+impl Event for events::v1::ItemRetaken {
+    const ROUTING_KEY: &'static str = "evidence.item_retaken";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.ItemRetaken";
+}
+
+impl Event for events::v1::StorageDateChanged {
+    const ROUTING_KEY: &'static str = "evidence.storage_date_changed";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.StorageDateChanged";
+}
+
+impl Event for events::v1::FolderExpired {
+    const ROUTING_KEY: &'static str = "evidence.folder_expired";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.FolderExpired";
+}

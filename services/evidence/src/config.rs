@@ -1,5 +1,6 @@
 //! The evidence service's configuration: defaults are the local stack.
 
+use chrono::{DateTime, Utc};
 use evidentia_common::config::{ConfigError, ServiceConfig, env_or, secret_or};
 
 use crate::storage::S3Config;
@@ -10,6 +11,27 @@ pub struct Config {
     pub s3: S3Config,
     pub storage: StoragePolicy,
     pub uploads: UploadPolicy,
+    pub media: MediaTools,
+    pub geocoder: GeocoderConfig,
+}
+
+/// Reverse geocoding: the bundled gazetteer, or Nominatim falling back to it.
+#[derive(Debug, Clone)]
+pub enum GeocoderConfig {
+    Offline,
+    Nominatim {
+        url: String,
+        user_agent: String,
+        timeout_ms: u64,
+    },
+}
+
+/// Programs that process media.
+#[derive(Debug, Clone)]
+pub struct MediaTools {
+    /// The ffmpeg program that makes video poster frames (`EVIDENCE_FFMPEG`).
+    pub ffmpeg: String,
+    pub ffmpeg_timeout_seconds: u64,
 }
 
 /// Storage dates (docs/decisions.md "Storage dates").
@@ -19,6 +41,24 @@ pub struct StoragePolicy {
     pub default_period_days: i64,
     /// A folder whose date is this close shows 'EXPIRES SOON'.
     pub expire_soon_days: i64,
+    /// An expired folder's files are kept this long after its date (an extension restores
+    /// them), then deleted (`EVIDENCE_EXPIRED_RETENTION_DAYS`).
+    pub expired_retention_days: i64,
+    /// How often the sweeper expires folders, purges them and aborts abandoned uploads.
+    pub sweep_interval_seconds: u64,
+}
+
+impl StoragePolicy {
+    /// A storage date has lapsed: the files cannot be opened, downloaded, shared or retaken.
+    pub fn expired(&self, storage_expires_at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+        storage_expires_at <= now
+    }
+
+    /// Still live, but within `expire_soon_days` of its date ('EXPIRES SOON').
+    pub fn expire_soon(&self, storage_expires_at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+        !self.expired(storage_expires_at, now)
+            && storage_expires_at <= now + chrono::Duration::days(self.expire_soon_days)
+    }
 }
 
 /// Uploads straight to S3 (docs/decisions.md "Uploads").
@@ -44,7 +84,54 @@ impl Config {
                 reason: "must be between 1 and 900 (15 minutes)".into(),
             });
         }
+        let expired_retention_days: i64 = env_or("EVIDENCE_EXPIRED_RETENTION_DAYS", "30")?;
+        if !(0..=3650).contains(&expired_retention_days) {
+            return Err(ConfigError {
+                name: "EVIDENCE_EXPIRED_RETENTION_DAYS".into(),
+                value: expired_retention_days.to_string(),
+                reason: "must be between 0 and 3650 days".into(),
+            });
+        }
+        let sweep_interval_seconds: u64 = env_or("EVIDENCE_SWEEP_INTERVAL_SECONDS", "600")?;
+        if sweep_interval_seconds == 0 {
+            return Err(ConfigError {
+                name: "EVIDENCE_SWEEP_INTERVAL_SECONDS".into(),
+                value: "0".into(),
+                reason: "must be at least 1 second".into(),
+            });
+        }
+        let geocoder = match env_or::<String>("EVIDENCE_GEOCODER", "offline")?.as_str() {
+            "offline" => GeocoderConfig::Offline,
+            "nominatim" => {
+                let url: String = env_or("EVIDENCE_GEOCODER_URL", "http://nominatim:8080")?;
+                // The HTTP client is built without TLS (the workspace's reqwest has none): run
+                // Nominatim beside the service, as its usage policy asks of heavy users anyway.
+                if !url.starts_with("http://") {
+                    return Err(ConfigError {
+                        name: "EVIDENCE_GEOCODER_URL".into(),
+                        value: url,
+                        reason: "must be an http:// URL of a Nominatim server".into(),
+                    });
+                }
+                GeocoderConfig::Nominatim {
+                    url,
+                    user_agent: env_or(
+                        "EVIDENCE_GEOCODER_USER_AGENT",
+                        "Evidentia evidence service",
+                    )?,
+                    timeout_ms: env_or("EVIDENCE_GEOCODER_TIMEOUT_MS", "2000")?,
+                }
+            }
+            other => {
+                return Err(ConfigError {
+                    name: "EVIDENCE_GEOCODER".into(),
+                    value: other.to_owned(),
+                    reason: "must be offline or nominatim".into(),
+                });
+            }
+        };
         Ok(Self {
+            geocoder,
             service: ServiceConfig::from_env("evidence", 50053)?,
             s3: S3Config {
                 endpoint: env_or("S3_ENDPOINT", "http://127.0.0.1:8333")?,
@@ -56,6 +143,8 @@ impl Config {
             storage: StoragePolicy {
                 default_period_days: env_or("STORAGE_DEFAULT_PERIOD_DAYS", "365")?,
                 expire_soon_days: env_or("STORAGE_EXPIRE_SOON_DAYS", "30")?,
+                expired_retention_days,
+                sweep_interval_seconds,
             },
             uploads: UploadPolicy {
                 presign_ttl_seconds,
@@ -64,6 +153,31 @@ impl Config {
                 max_file_bytes: env_or("MAX_FILE_BYTES", "10737418240")?,
                 abandon_after_hours: env_or("UPLOAD_ABANDON_AFTER_HOURS", "24")?,
             },
+            media: MediaTools {
+                ffmpeg: env_or("EVIDENCE_FFMPEG", "ffmpeg")?,
+                ffmpeg_timeout_seconds: env_or("EVIDENCE_FFMPEG_TIMEOUT_SECONDS", "120")?,
+            },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_storage_date_is_live_then_expires_soon_then_expired() {
+        let policy = StoragePolicy {
+            default_period_days: 365,
+            expire_soon_days: 30,
+            expired_retention_days: 30,
+            sweep_interval_seconds: 60,
+        };
+        let now = Utc::now();
+        let date = |days| now + chrono::Duration::days(days);
+        assert!(!policy.expired(date(31), now) && !policy.expire_soon(date(31), now));
+        assert!(!policy.expired(date(30), now) && policy.expire_soon(date(30), now));
+        assert!(policy.expired(now, now) && !policy.expire_soon(now, now));
+        assert!(policy.expired(date(-1), now));
     }
 }

@@ -1,6 +1,8 @@
-//! Validated values of the evidence domain (spec §5 "File name").
+//! Validated values of the evidence domain: names (spec §5 "File name"), media types, client
+//! ids, rentals and their sections (spec §1, §2 "Vehicle rental steps").
 
 use evidentia_common::errors::FieldError;
+use uuid::Uuid;
 
 /// A file or folder name: 2 to 50 characters of letters, digits, space and , - _ ` | . ' ".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,6 +65,174 @@ impl MediaType {
     }
 }
 
+/// The device's own id for something it creates (a UUID), making the create idempotent.
+pub fn client_id(field: &str, value: Option<&str>) -> Result<Option<Uuid>, FieldError> {
+    value
+        .map(|v| Uuid::parse_str(v).map_err(|_| FieldError::new(field, "Expected a UUID.")))
+        .transpose()
+}
+
+/// A vehicle rental or a hotel stay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RentalKind {
+    Vehicle,
+    Hotel,
+}
+
+impl RentalKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Vehicle => "vehicle",
+            Self::Hotel => "hotel",
+        }
+    }
+
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "vehicle" => Some(Self::Vehicle),
+            "hotel" => Some(Self::Hotel),
+            _ => None,
+        }
+    }
+
+    /// The sections a capture of this kind is guided through.
+    pub fn sections(self) -> &'static [&'static str] {
+        match self {
+            Self::Vehicle => &["body", "interior", "mileage", "fuel"],
+            Self::Hotel => &[
+                "room",
+                "bathroom",
+                "bed",
+                "furniture",
+                "appliances",
+                "damage",
+            ],
+        }
+    }
+}
+
+pub const VEHICLE_TYPES: [&str; 5] = ["car", "suv", "watercraft", "trailer", "truck"];
+
+/// Pick-up or return.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    Pickup,
+    Return,
+}
+
+impl Moment {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pickup => "pickup",
+            Self::Return => "return",
+        }
+    }
+
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "pickup" => Some(Self::Pickup),
+            "return" => Some(Self::Return),
+            _ => None,
+        }
+    }
+}
+
+/// A rental folder's description, valid on its own (the pick-up folder's owner and kind are
+/// checked against the database by `folders::create`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rental {
+    pub kind: RentalKind,
+    pub vehicle_type: Option<String>,
+    pub moment: Moment,
+    pub pickup_folder_id: Option<Uuid>,
+}
+
+pub const PICKUP_MESSAGE: &str = "Choose a Pick-up folder of yours of the same kind of rental.";
+
+impl Rental {
+    pub fn parse(
+        kind: &str,
+        vehicle_type: Option<&str>,
+        moment: &str,
+        pickup_folder_id: Option<&str>,
+    ) -> Result<Self, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let kind = RentalKind::parse(kind);
+        if kind.is_none() {
+            errors.push(FieldError::new("rental.kind", "Choose vehicle or hotel."));
+        }
+        let vehicle_type = match (kind, vehicle_type) {
+            (Some(RentalKind::Vehicle), Some(v)) if VEHICLE_TYPES.contains(&v) => {
+                Some(v.to_owned())
+            }
+            (Some(RentalKind::Vehicle), _) => {
+                errors.push(FieldError::new(
+                    "rental.vehicle_type",
+                    "Choose car, suv, watercraft, trailer or truck.",
+                ));
+                None
+            }
+            (_, Some(_)) => {
+                errors.push(FieldError::new(
+                    "rental.vehicle_type",
+                    "Only a vehicle rental has a vehicle type.",
+                ));
+                None
+            }
+            (_, None) => None,
+        };
+        let moment = Moment::parse(moment);
+        if moment.is_none() {
+            errors.push(FieldError::new("rental.moment", "Choose pickup or return."));
+        }
+        let pickup_folder_id = match (moment, pickup_folder_id) {
+            (_, None) => None,
+            (Some(Moment::Return), Some(id)) => match Uuid::parse_str(id) {
+                Ok(id) => Some(id),
+                Err(_) => {
+                    errors.push(FieldError::new("rental.pickup_folder_id", PICKUP_MESSAGE));
+                    None
+                }
+            },
+            (_, Some(_)) => {
+                errors.push(FieldError::new(
+                    "rental.pickup_folder_id",
+                    "Only a return names its pick-up folder.",
+                ));
+                None
+            }
+        };
+        match (kind, moment) {
+            (Some(kind), Some(moment)) if errors.is_empty() => Ok(Self {
+                kind,
+                vehicle_type,
+                moment,
+                pickup_folder_id,
+            }),
+            _ => Err(errors),
+        }
+    }
+}
+
+/// The section of a capture: one of its rental kind's, and none outside a rental folder.
+pub fn section(
+    kind: Option<RentalKind>,
+    value: Option<&str>,
+) -> Result<Option<String>, FieldError> {
+    match (kind, value) {
+        (None, None) => Ok(None),
+        (None, Some(_)) => Err(FieldError::new(
+            "section",
+            "Only a capture in a rental folder has a section.",
+        )),
+        (Some(kind), Some(v)) if kind.sections().contains(&v) => Ok(Some(v.to_owned())),
+        (Some(kind), _) => Err(FieldError::new(
+            "section",
+            format!("Choose one of: {}.", kind.sections().join(", ")),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,5 +258,50 @@ mod tests {
         assert!(MediaType::Video.accepts("video/webm"));
         assert!(!MediaType::Audio.accepts("video/webm"));
         assert!(!MediaType::Image.accepts("image/png\r\nx: y"));
+    }
+
+    #[test]
+    fn a_rental_needs_a_vehicle_type_only_for_a_vehicle_and_a_pickup_only_on_return() {
+        let car = Rental::parse("vehicle", Some("suv"), "pickup", None).unwrap();
+        assert_eq!(car.kind, RentalKind::Vehicle);
+        assert!(Rental::parse("hotel", None, "return", Some(&Uuid::now_v7().to_string())).is_ok());
+        let fields = |r: Result<Rental, Vec<FieldError>>| {
+            r.unwrap_err()
+                .into_iter()
+                .map(|e| e.field)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            fields(Rental::parse("vehicle", Some("bicycle"), "pickup", None)),
+            ["rental.vehicle_type"]
+        );
+        assert_eq!(
+            fields(Rental::parse("vehicle", None, "pickup", None)),
+            ["rental.vehicle_type"]
+        );
+        assert_eq!(
+            fields(Rental::parse("hotel", Some("car"), "pickup", None)),
+            ["rental.vehicle_type"]
+        );
+        assert_eq!(
+            fields(Rental::parse("boat", None, "later", None)),
+            ["rental.kind", "rental.moment"]
+        );
+        assert_eq!(
+            fields(Rental::parse("hotel", None, "pickup", Some("x"))),
+            ["rental.pickup_folder_id"]
+        );
+    }
+
+    #[test]
+    fn sections_belong_to_their_rental_kind() {
+        assert_eq!(
+            section(Some(RentalKind::Vehicle), Some("fuel")),
+            Ok(Some("fuel".into()))
+        );
+        assert!(section(Some(RentalKind::Vehicle), Some("bathroom")).is_err());
+        assert!(section(Some(RentalKind::Hotel), None).is_err());
+        assert!(section(None, Some("room")).is_err());
+        assert_eq!(section(None, None), Ok(None));
     }
 }

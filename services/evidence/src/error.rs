@@ -12,6 +12,9 @@ pub enum EvidenceError {
     NotFound,
     #[error("the folder's storage date has passed")]
     Expired,
+    /// A retake of a file whose folder has expired: not allowed until the date is extended.
+    #[error("the folder's storage date has passed; no retake")]
+    RetakeExpired,
     #[error("the upload is not in a state that allows this")]
     WrongState(&'static str),
     #[error(transparent)]
@@ -33,6 +36,9 @@ impl From<EvidenceError> for Status {
             EvidenceError::NotFound => Status::not_found("Not found."),
             EvidenceError::Expired => {
                 with_reason(Code::FailedPrecondition, "storage_expired", EXPIRED_MESSAGE)
+            }
+            EvidenceError::RetakeExpired => {
+                with_reason(Code::PermissionDenied, "storage_expired", EXPIRED_MESSAGE)
             }
             EvidenceError::WrongState(message) => {
                 with_reason(Code::FailedPrecondition, "wrong_state", message)

@@ -1,12 +1,17 @@
-//! Folders: created with the default storage period, listed with their usage, renamed, deleted.
+//! Folders: created with the default storage period (idempotently, by the device's client id),
+//! rental folders with their kind and moment, listed with their usage, renamed, deleted.
 
 use chrono::{DateTime, Duration, Utc};
-use evidentia_common::{outbox, time::timestamp};
-use evidentia_proto::events::v1::FolderCreated;
+use evidentia_common::{errors::FieldError, outbox, time::timestamp};
+use evidentia_proto::events::v1::{FolderCreated, StorageDateChanged};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::{config::StoragePolicy, domain::Name, error::EvidenceError};
+use crate::{
+    config::StoragePolicy,
+    domain::{Moment, Name, PICKUP_MESSAGE, Rental, RentalKind},
+    error::EvidenceError,
+};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Folder {
@@ -16,42 +21,114 @@ pub struct Folder {
     pub storage_expires_at: DateTime<Utc>,
     pub file_count: i64,
     pub used_bytes: i64,
+    pub client_id: Option<Uuid>,
+    pub rental_kind: Option<String>,
+    pub vehicle_type: Option<String>,
+    pub moment: Option<String>,
+    pub pickup_folder_id: Option<Uuid>,
 }
 
 impl Folder {
-    pub fn expired(&self, now: DateTime<Utc>) -> bool {
-        self.storage_expires_at <= now
-    }
-
-    pub fn expire_soon(&self, now: DateTime<Utc>, policy: &StoragePolicy) -> bool {
-        !self.expired(now)
-            && self.storage_expires_at <= now + Duration::days(policy.expire_soon_days)
+    pub fn rental_kind(&self) -> Option<RentalKind> {
+        self.rental_kind.as_deref().and_then(RentalKind::parse)
     }
 }
 
-const SELECT: &str = "SELECT f.id, f.name, f.created_at, f.storage_expires_at, \
-     COUNT(i.id) FILTER (WHERE i.status = 'verified') AS file_count, \
-     COALESCE(SUM(i.file_size) FILTER (WHERE i.status = 'verified'), 0)::bigint AS used_bytes \
-     FROM folders f LEFT JOIN items i ON i.folder_id = f.id";
+const SELECT: &str = "SELECT f.id, f.name, f.created_at, f.storage_expires_at, f.client_id, \
+     r.kind AS rental_kind, r.vehicle_type, r.moment, r.pickup_folder_id, \
+     COUNT(i.id) FILTER (WHERE i.status = 'verified' OR i.previous_object_key IS NOT NULL) AS file_count, \
+     COALESCE(SUM(CASE WHEN i.purged_at IS NOT NULL THEN 0 \
+                       WHEN i.status = 'verified' THEN i.file_size \
+                       WHEN i.previous_object_key IS NOT NULL THEN i.previous_file_size END), 0)::bigint AS used_bytes \
+     FROM folders f LEFT JOIN rentals r ON r.folder_id = f.id LEFT JOIN items i ON i.folder_id = f.id";
+const GROUP: &str = "GROUP BY f.id, r.folder_id";
 
+/// A folder as the device asks for it.
+#[derive(Debug, Clone)]
+pub struct NewFolder {
+    pub name: Name,
+    pub client_id: Option<Uuid>,
+    pub rental: Option<Rental>,
+}
+
+/// A return's pick-up folder must be the same owner's pick-up of the same kind; anything else
+/// (another user's, missing, a return, another kind) is the same field error.
+async fn check_pickup(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    rental: &Rental,
+) -> Result<(), EvidenceError> {
+    let Some(pickup) = rental.pickup_folder_id else {
+        return Ok(());
+    };
+    let found: Option<(String, String)> = sqlx::query_as(
+        "SELECT r.kind, r.moment FROM rentals r JOIN folders f ON f.id = r.folder_id \
+         WHERE f.owner_id = $1 AND f.id = $2",
+    )
+    .bind(owner)
+    .bind(pickup)
+    .fetch_optional(conn)
+    .await?;
+    match found {
+        Some((kind, moment))
+            if kind == rental.kind.as_str() && moment == Moment::Pickup.as_str() =>
+        {
+            Ok(())
+        }
+        _ => Err(EvidenceError::Invalid(vec![FieldError::new(
+            "rental.pickup_folder_id",
+            PICKUP_MESSAGE,
+        )])),
+    }
+}
+
+/// Creates the owner's folder. With a client id already used by the owner, answers the folder
+/// created then (whatever the rest of the request says): a retry from an offline device.
 #[tracing::instrument(skip_all, fields(user.id = %owner))]
 pub async fn create(
     conn: &mut PgConnection,
     policy: &StoragePolicy,
     owner: Uuid,
-    name: &Name,
+    new: &NewFolder,
 ) -> Result<Folder, EvidenceError> {
+    if let Some(existing) = by_client_id(conn, owner, new.client_id).await? {
+        return Ok(existing);
+    }
+    if let Some(rental) = &new.rental {
+        check_pickup(conn, owner, rental).await?;
+    }
     let id = Uuid::now_v7();
     let expires = Utc::now() + Duration::days(policy.default_period_days);
-    sqlx::query(
-        "INSERT INTO folders (id, owner_id, name, storage_expires_at) VALUES ($1, $2, $3, $4)",
+    let inserted = sqlx::query(
+        "INSERT INTO folders (id, owner_id, name, storage_expires_at, client_id) VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT ON CONSTRAINT folders_owner_client_id DO NOTHING",
     )
     .bind(id)
     .bind(owner)
-    .bind(name.as_str())
+    .bind(new.name.as_str())
     .bind(expires)
+    .bind(new.client_id)
     .execute(&mut *conn)
-    .await?;
+    .await?
+    .rows_affected();
+    if inserted == 0 {
+        // A concurrent create with the same client id won.
+        return by_client_id(conn, owner, new.client_id)
+            .await?
+            .ok_or(EvidenceError::NotFound);
+    }
+    if let Some(rental) = &new.rental {
+        sqlx::query(
+            "INSERT INTO rentals (folder_id, kind, vehicle_type, moment, pickup_folder_id) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(id)
+        .bind(rental.kind.as_str())
+        .bind(rental.vehicle_type.as_deref())
+        .bind(rental.moment.as_str())
+        .bind(rental.pickup_folder_id)
+        .execute(&mut *conn)
+        .await?;
+    }
     sqlx::query(
         "INSERT INTO storage_usage (user_id, folder_count) VALUES ($1, 1) \
          ON CONFLICT (user_id) DO UPDATE SET folder_count = storage_usage.folder_count + 1, updated_at = now()",
@@ -71,20 +148,103 @@ pub async fn create(
     get(conn, owner, id).await
 }
 
-pub async fn list(conn: &mut PgConnection, owner: Uuid) -> Result<Vec<Folder>, EvidenceError> {
-    let sql = format!("{SELECT} WHERE f.owner_id = $1 GROUP BY f.id ORDER BY f.created_at DESC");
-    Ok(sqlx::query_as(&sql).bind(owner).fetch_all(conn).await?)
+async fn by_client_id(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    client_id: Option<Uuid>,
+) -> Result<Option<Folder>, EvidenceError> {
+    let Some(client_id) = client_id else {
+        return Ok(None);
+    };
+    let sql = format!("{SELECT} WHERE f.owner_id = $1 AND f.client_id = $2 {GROUP}");
+    Ok(sqlx::query_as(&sql)
+        .bind(owner)
+        .bind(client_id)
+        .fetch_optional(conn)
+        .await?)
+}
+
+/// The owner's folders, newest first; with `pickup`, only the returns of that pick-up folder
+/// (which must be the owner's).
+pub async fn list(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    pickup: Option<Uuid>,
+) -> Result<Vec<Folder>, EvidenceError> {
+    if let Some(pickup) = pickup {
+        get(conn, owner, pickup).await?;
+    }
+    let sql = format!(
+        "{SELECT} WHERE f.owner_id = $1 AND ($2::uuid IS NULL OR r.pickup_folder_id = $2) {GROUP} ORDER BY f.created_at DESC"
+    );
+    Ok(sqlx::query_as(&sql)
+        .bind(owner)
+        .bind(pickup)
+        .fetch_all(conn)
+        .await?)
 }
 
 /// The owner's folder; another user's is `NotFound`.
 pub async fn get(conn: &mut PgConnection, owner: Uuid, id: Uuid) -> Result<Folder, EvidenceError> {
-    let sql = format!("{SELECT} WHERE f.owner_id = $1 AND f.id = $2 GROUP BY f.id");
+    let sql = format!("{SELECT} WHERE f.owner_id = $1 AND f.id = $2 {GROUP}");
     sqlx::query_as(&sql)
         .bind(owner)
         .bind(id)
         .fetch_optional(conn)
         .await?
         .ok_or(EvidenceError::NotFound)
+}
+
+pub const PURGED_MESSAGE: &str =
+    "The files of this folder were deleted after its storage date; it cannot be extended.";
+
+/// Moves the owner's folder's storage date to `until` (later than the current date and than
+/// now) and publishes `StorageDateChanged`. An expired folder whose files are still kept becomes
+/// usable again, and its next expiry is announced again.
+#[tracing::instrument(skip_all, fields(user.id = %owner, folder.id = %id))]
+pub async fn extend(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    id: Uuid,
+    until: DateTime<Utc>,
+) -> Result<Folder, EvidenceError> {
+    let found: Option<(DateTime<Utc>, Option<DateTime<Utc>>)> = sqlx::query_as(
+        "SELECT storage_expires_at, purged_at FROM folders WHERE owner_id = $1 AND id = $2 FOR UPDATE",
+    )
+    .bind(owner)
+    .bind(id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let (previous, purged) = found.ok_or(EvidenceError::NotFound)?;
+    if purged.is_some() {
+        return Err(EvidenceError::WrongState(PURGED_MESSAGE));
+    }
+    if until <= previous || until <= Utc::now() {
+        return Err(EvidenceError::Invalid(vec![FieldError::new(
+            "storage_expires_at",
+            "The new storage date must be later than the current one.",
+        )]));
+    }
+    // The stored date (microseconds) is the one announced.
+    let until: DateTime<Utc> = sqlx::query_scalar(
+        "UPDATE folders SET storage_expires_at = $2, expired_at = NULL, updated_at = now() WHERE id = $1 \
+         RETURNING storage_expires_at",
+    )
+    .bind(id)
+    .bind(until)
+    .fetch_one(&mut *conn)
+    .await?;
+    outbox::enqueue(
+        conn,
+        &StorageDateChanged {
+            folder_id: id.to_string(),
+            owner_id: owner.to_string(),
+            previous_storage_expires_at: Some(timestamp(previous)),
+            storage_expires_at: Some(timestamp(until)),
+        },
+    )
+    .await?;
+    get(conn, owner, id).await
 }
 
 pub async fn rename(
@@ -108,19 +268,19 @@ pub async fn rename(
     get(conn, owner, id).await
 }
 
-/// Deletes the folder and its items; returns the object keys and unfinished uploads to remove
-/// from S3 once the transaction has committed.
+/// Deletes the folder and its items; returns the objects (files, thumbnails, files a retake
+/// replaces) and unfinished uploads to remove from S3 once the transaction has committed.
 pub async fn delete(
     conn: &mut PgConnection,
     owner: Uuid,
     id: Uuid,
 ) -> Result<Vec<(String, Option<String>)>, EvidenceError> {
     let folder = get(conn, owner, id).await?;
-    let objects: Vec<(String, Option<String>)> =
-        sqlx::query_as("SELECT object_key, CASE WHEN status = 'awaiting_upload' THEN upload_id END FROM items WHERE folder_id = $1")
-            .bind(id)
-            .fetch_all(&mut *conn)
-            .await?;
+    let objects = crate::items::list(conn, owner, id)
+        .await?
+        .iter()
+        .flat_map(crate::items::Item::objects)
+        .collect();
     sqlx::query("DELETE FROM folders WHERE id = $1")
         .bind(id)
         .execute(&mut *conn)

@@ -14,11 +14,10 @@ use uuid::Uuid;
 
 use crate::{
     AppState,
-    domain::{MediaType, Name},
+    domain::{self, MediaType, Name, Rental},
     error::EvidenceError,
-    folders::{self, Folder},
-    items::{self, Item, NewItem, Upload},
-    storage::MediaStore,
+    folders::{self, Folder, NewFolder},
+    items::{self, Item, NewItem, Retake, Upload},
     usage,
 };
 
@@ -49,14 +48,47 @@ impl EvidenceApi {
         let now = Utc::now();
         pb::Folder {
             id: folder.id.to_string(),
-            expired: folder.expired(now),
-            expire_soon: folder.expire_soon(now, &self.state.config.storage),
+            expired: self
+                .state
+                .config
+                .storage
+                .expired(folder.storage_expires_at, now),
+            expire_soon: self
+                .state
+                .config
+                .storage
+                .expire_soon(folder.storage_expires_at, now),
             name: folder.name,
             created_at: Some(timestamp(folder.created_at)),
             storage_expires_at: Some(timestamp(folder.storage_expires_at)),
             file_count: folder.file_count,
             used_bytes: folder.used_bytes,
+            rental: folder.rental_kind.map(|kind| pb::Rental {
+                kind,
+                vehicle_type: folder.vehicle_type,
+                moment: folder.moment.unwrap_or_default(),
+                pickup_folder_id: folder.pickup_folder_id.map(|id| id.to_string()),
+            }),
         }
+    }
+}
+
+fn upload_to_proto(upload: Upload) -> pb::create_item_response::Upload {
+    match upload {
+        Upload::Single(post) => pb::create_item_response::Upload::Single(pb::SingleUpload {
+            url: post.url,
+            fields: post.fields.into_iter().collect(),
+            expires_at: Some(timestamp(post.expires_at)),
+        }),
+        Upload::Multipart {
+            upload_id,
+            part_size,
+            part_count,
+        } => pb::create_item_response::Upload::Multipart(pb::MultipartUpload {
+            upload_id,
+            part_size,
+            part_count,
+        }),
     }
 }
 
@@ -72,21 +104,20 @@ impl EvidenceApi {
     /// The proto item, with presigned GETs of the file and its thumbnail while they may be opened.
     async fn item(&self, item: Item) -> Result<pb::Item, EvidenceError> {
         let now = Utc::now();
-        let expired = item.storage_expires_at <= now;
-        let expire_soon = !expired
-            && item.storage_expires_at
-                <= now + chrono::Duration::days(self.state.config.storage.expire_soon_days);
-        let readable = !expired && matches!(item.status.as_str(), "uploaded" | "verified");
+        let policy = &self.state.config.storage;
+        let expired = policy.expired(item.storage_expires_at, now);
+        let expire_soon = policy.expire_soon(item.storage_expires_at, now);
         let ttl = std::time::Duration::from_secs(self.state.config.uploads.presign_ttl_seconds);
-        let (file_url, thumbnail_url) = if readable {
-            let file = self.state.store.presign_get(&item.object_key, ttl).await?;
-            let thumbnail = match &item.thumbnail_key {
-                Some(key) => Some(self.state.store.presign_get(key, ttl).await?),
-                None => None,
-            };
-            (Some(file), thumbnail)
-        } else {
-            (None, None)
+        let (file_url, thumbnail_url) = match item.readable() {
+            Some((file, thumbnail)) if !expired => {
+                let file = self.state.store.presign_get(file, ttl).await?;
+                let thumbnail = match thumbnail {
+                    Some(key) => Some(self.state.store.presign_get(key, ttl).await?),
+                    None => None,
+                };
+                (Some(file), thumbnail)
+            }
+            _ => (None, None),
         };
         let expiration_date = Some(timestamp(item.storage_expires_at));
         let mut out = to_proto(item);
@@ -95,6 +126,7 @@ impl EvidenceApi {
         out.expiration_date = expiration_date;
         out.expired = expired;
         out.expire_soon = expire_soon;
+        out.can_retake = !expired;
         Ok(out)
     }
 }
@@ -138,6 +170,9 @@ fn to_proto(item: Item) -> pb::Item {
         expiration_date: None,
         expired: false,
         expire_soon: false,
+        client_id: item.client_id.map(|id| id.to_string()),
+        section: item.section,
+        can_retake: false,
     }
 }
 
@@ -164,9 +199,39 @@ impl EvidenceRpc for EvidenceApi {
         request: Request<pb::CreateFolderRequest>,
     ) -> Result<Response<pb::Folder>, Status> {
         let owner = Caller::from_metadata(request.metadata()).require_user()?;
-        let name = name(&request.into_inner().name)?;
+        let req = request.into_inner();
+        let mut errors = Vec::new();
+        let name = Name::parse("name", &req.name)
+            .map_err(|e| errors.push(e))
+            .ok();
+        let client_id = domain::client_id("client_id", req.client_id.as_deref())
+            .map_err(|e| errors.push(e))
+            .ok()
+            .flatten();
+        let rental = req
+            .rental
+            .map(|r| {
+                Rental::parse(
+                    &r.kind,
+                    r.vehicle_type.as_deref(),
+                    &r.moment,
+                    r.pickup_folder_id.as_deref(),
+                )
+            })
+            .transpose()
+            .map_err(|e| errors.extend(e))
+            .ok()
+            .flatten();
+        let (Some(name), true) = (name, errors.is_empty()) else {
+            return Err(EvidenceError::Invalid(errors).into());
+        };
+        let new = NewFolder {
+            name,
+            client_id,
+            rental,
+        };
         let mut tx = self.tx().await?;
-        let folder = folders::create(&mut tx, &self.state.config.storage, owner, &name).await?;
+        let folder = folders::create(&mut tx, &self.state.config.storage, owner, &new).await?;
         tx.commit().await.map_err(EvidenceError::from)?;
         Ok(Response::new(self.folder(folder)))
     }
@@ -176,8 +241,14 @@ impl EvidenceRpc for EvidenceApi {
         request: Request<pb::ListFoldersRequest>,
     ) -> Result<Response<pb::ListFoldersResponse>, Status> {
         let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let pickup = request
+            .into_inner()
+            .pickup_folder_id
+            .as_deref()
+            .map(id)
+            .transpose()?;
         let mut conn = self.conn().await?;
-        let found = folders::list(&mut conn, owner).await?;
+        let found = folders::list(&mut conn, owner, pickup).await?;
         Ok(Response::new(pb::ListFoldersResponse {
             folders: found.into_iter().map(|f| self.folder(f)).collect(),
         }))
@@ -218,7 +289,7 @@ impl EvidenceRpc for EvidenceApi {
         let mut tx = self.tx().await?;
         let objects = folders::delete(&mut tx, owner, folder_id).await?;
         tx.commit().await.map_err(EvidenceError::from)?;
-        remove_objects(&self.state.store, objects).await;
+        self.state.store.remove_all(objects).await;
         Ok(Response::new(pb::DeleteFolderResponse {}))
     }
 
@@ -245,27 +316,13 @@ impl EvidenceRpc for EvidenceApi {
             latitude: req.latitude,
             longitude: req.longitude,
             duration_seconds: req.duration_seconds,
+            client_id: req.client_id,
+            section: req.section,
         };
         let (created, upload) = items::create(&self.state, owner, new).await?;
-        let upload = match upload {
-            Upload::Single(post) => pb::create_item_response::Upload::Single(pb::SingleUpload {
-                url: post.url,
-                fields: post.fields.into_iter().collect(),
-                expires_at: Some(timestamp(post.expires_at)),
-            }),
-            Upload::Multipart {
-                upload_id,
-                part_size,
-                part_count,
-            } => pb::create_item_response::Upload::Multipart(pb::MultipartUpload {
-                upload_id,
-                part_size,
-                part_count,
-            }),
-        };
         Ok(Response::new(pb::CreateItemResponse {
             item: Some(self.item(created).await?),
-            upload: Some(upload),
+            upload: upload.map(upload_to_proto),
         }))
     }
 
@@ -348,15 +405,55 @@ impl EvidenceRpc for EvidenceApi {
         let mut tx = self.tx().await?;
         let deleted = items::delete(&mut tx, owner, item_id).await?;
         tx.commit().await.map_err(EvidenceError::from)?;
-        let upload = (deleted.status == "awaiting_upload")
-            .then_some(deleted.upload_id)
-            .flatten();
-        let mut objects = vec![(deleted.object_key, upload)];
-        if let Some(thumbnail) = deleted.thumbnail_key {
-            objects.push((thumbnail, None));
-        }
-        remove_objects(&self.state.store, objects).await;
+        self.state.store.remove_all(deleted.objects()).await;
         Ok(Response::new(pb::DeleteItemResponse {}))
+    }
+
+    async fn retake_item(
+        &self,
+        request: Request<pb::RetakeItemRequest>,
+    ) -> Result<Response<pb::CreateItemResponse>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let req = request.into_inner();
+        let retake = Retake {
+            item_id: id(&req.item_id)?,
+            mime_type: req.mime_type,
+            file_size: req.file_size,
+            sha256: req.sha256,
+            captured_at: from_ts(req.captured_at)?,
+            latitude: req.latitude,
+            longitude: req.longitude,
+            duration_seconds: req.duration_seconds,
+        };
+        let retaken = items::retake(&self.state, owner, retake).await?;
+        self.state.store.remove_all(retaken.discarded).await;
+        Ok(Response::new(pb::CreateItemResponse {
+            item: Some(self.item(retaken.item).await?),
+            upload: Some(upload_to_proto(retaken.upload)),
+        }))
+    }
+
+    async fn extend_storage_date(
+        &self,
+        request: Request<pb::ExtendStorageDateRequest>,
+    ) -> Result<Response<pb::Folder>, Status> {
+        let req = request.into_inner();
+        let folder_id = id(&req.folder_id)?;
+        let owner = id(&req.owner_id)?;
+        let until = req
+            .storage_expires_at
+            .as_ref()
+            .and_then(datetime)
+            .ok_or_else(|| {
+                EvidenceError::Invalid(vec![FieldError::new(
+                    "storage_expires_at",
+                    "Expected the new storage date.",
+                )])
+            })?;
+        let mut tx = self.tx().await?;
+        let folder = folders::extend(&mut tx, owner, folder_id, until).await?;
+        tx.commit().await.map_err(EvidenceError::from)?;
+        Ok(Response::new(self.folder(folder)))
     }
 
     async fn download_item(
@@ -370,19 +467,5 @@ impl EvidenceRpc for EvidenceApi {
             url,
             expires_at: Some(timestamp(expires_at)),
         }))
-    }
-}
-
-/// Removes a deleted folder's objects; a failure leaves an orphan object, logged, never an error
-/// for the user (their data is already gone from the folder).
-async fn remove_objects(store: &MediaStore, objects: Vec<(String, Option<String>)>) {
-    for (key, upload_id) in objects {
-        let result = match upload_id {
-            Some(upload_id) => store.abort_multipart(&key, &upload_id).await,
-            None => store.delete(&key).await,
-        };
-        if let Err(err) = result {
-            tracing::warn!(object = %key, error = ?err, "could not remove a deleted item's object");
-        }
     }
 }

@@ -1,19 +1,20 @@
 //! Evidence items and their uploads: registered with the device's size and SHA-256, uploaded by
 //! the browser straight to S3 (one presigned POST, or presigned parts that a reload can resume),
 //! then finished: the service records the receipt and publishes `ItemUploaded`, on which the
-//! object is checked.
+//! object is checked. A create carrying the device's client id is idempotent: the same item and
+//! its unfinished upload come back, so an offline device or a reloaded page resumes.
 
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use evidentia_common::{errors::FieldError, outbox};
-use evidentia_proto::events::v1::ItemUploaded;
+use evidentia_common::{errors::FieldError, outbox, time::timestamp};
+use evidentia_proto::events::v1::{ItemRetaken, ItemUploaded};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
     AppState,
-    domain::{MediaType, Name},
+    domain::{self, MediaType, Name},
     error::EvidenceError,
     folders,
     storage::PresignedPost,
@@ -45,12 +46,68 @@ pub struct Item {
     pub verified_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
     pub thumbnail_key: Option<String>,
+    pub client_id: Option<Uuid>,
+    pub section: Option<String>,
+    pub previous_object_key: Option<String>,
+    pub previous_thumbnail_key: Option<String>,
+    pub previous_file_size: Option<i64>,
+    pub purged_at: Option<DateTime<Utc>>,
     pub storage_expires_at: DateTime<Utc>,
+}
+
+impl Item {
+    /// The stored file that opens and downloads, with its thumbnail: the current one once its
+    /// bytes are in, else the previous verified one a pending retake replaces.
+    pub fn readable(&self) -> Option<(&str, Option<&str>)> {
+        if self.purged_at.is_some() {
+            None
+        } else if matches!(self.status.as_str(), "uploaded" | "verified") {
+            Some((&self.object_key, self.thumbnail_key.as_deref()))
+        } else {
+            self.previous_object_key
+                .as_deref()
+                .map(|key| (key, self.previous_thumbnail_key.as_deref()))
+        }
+    }
+
+    /// Bytes this item counts for in its owner's usage.
+    pub fn counted_bytes(&self) -> Option<i64> {
+        if self.purged_at.is_some() {
+            None
+        } else if self.status == "verified" {
+            Some(self.file_size)
+        } else {
+            self.previous_object_key
+                .as_ref()
+                .map(|_| self.previous_file_size.unwrap_or(0))
+        }
+    }
+
+    /// Every object of the item to remove from S3 when it goes (with the unfinished upload to
+    /// abort, if any).
+    pub fn objects(&self) -> Vec<(String, Option<String>)> {
+        let upload = (self.status == "awaiting_upload")
+            .then(|| self.upload_id.clone())
+            .flatten();
+        let mut objects = vec![(self.object_key.clone(), upload)];
+        for key in [
+            &self.thumbnail_key,
+            &self.previous_object_key,
+            &self.previous_thumbnail_key,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            objects.push((key.clone(), None));
+        }
+        objects
+    }
 }
 
 const COLUMNS: &str = "id, folder_id, owner_id, name, media_type, mime_type, object_key, file_size, sha256, status, \
      rejection_reason, upload_id, part_size, latitude, longitude, city, address, country_code, duration_seconds, captured_at, \
-     received_at, verified_at, created_at, thumbnail_key, \
+     received_at, verified_at, created_at, thumbnail_key, client_id, section, \
+     previous_object_key, previous_thumbnail_key, previous_file_size, purged_at, \
      (SELECT f.storage_expires_at FROM folders f WHERE f.id = items.folder_id) AS storage_expires_at";
 
 /// A capture as the device describes it.
@@ -66,6 +123,8 @@ pub struct NewItem {
     pub latitude: Option<f64>,
     pub longitude: Option<f64>,
     pub duration_seconds: Option<f64>,
+    pub client_id: Option<String>,
+    pub section: Option<String>,
 }
 
 /// How the browser sends the bytes.
@@ -79,14 +138,22 @@ pub enum Upload {
     },
 }
 
-fn validate(
-    item: &NewItem,
-    max_bytes: i64,
-) -> Result<(Name, MediaType, DateTime<Utc>), EvidenceError> {
+struct Valid {
+    name: Name,
+    media: MediaType,
+    captured_at: DateTime<Utc>,
+    client_id: Option<Uuid>,
+}
+
+fn validate(item: &NewItem, max_bytes: i64) -> Result<Valid, EvidenceError> {
     let mut errors = Vec::new();
     let name = Name::parse("name", &item.name)
         .map_err(|e| errors.push(e))
         .ok();
+    let client_id = domain::client_id("client_id", item.client_id.as_deref())
+        .map_err(|e| errors.push(e))
+        .ok()
+        .flatten();
     let media = match item.media_type {
         Some(media) if media.accepts(&item.mime_type) => Some(media),
         Some(_) => {
@@ -158,7 +225,12 @@ fn validate(
         ));
     }
     match (name, media, errors.is_empty()) {
-        (Some(name), Some(media), true) => Ok((name, media, captured)),
+        (Some(name), Some(media), true) => Ok(Valid {
+            name,
+            media,
+            captured_at: captured,
+            client_id,
+        }),
         _ => Err(EvidenceError::Invalid(errors)),
     }
 }
@@ -178,20 +250,85 @@ fn ttl(state: &AppState) -> Duration {
     Duration::from_secs(state.config.uploads.presign_ttl_seconds)
 }
 
-/// Registers a capture in the owner's folder and starts its upload.
-#[tracing::instrument(skip_all, fields(user.id = %owner))]
-pub async fn create(
-    state: &AppState,
-    owner: Uuid,
-    new: NewItem,
-) -> Result<(Item, Upload), EvidenceError> {
-    let (name, media, captured_at) = validate(&new, state.config.uploads.max_file_bytes)?;
-    let mut conn = state.pool.acquire().await?;
-    let folder = folders::get(&mut conn, owner, new.folder_id).await?;
-    if folder.expired(Utc::now()) {
+/// How to go on with the item's upload: `None` once its bytes are in.
+fn upload_of(state: &AppState, item: &Item) -> Result<Option<Upload>, EvidenceError> {
+    if item.status != "awaiting_upload" {
+        return Ok(None);
+    }
+    if state
+        .config
+        .storage
+        .expired(item.storage_expires_at, Utc::now())
+    {
         return Err(EvidenceError::Expired);
     }
-    let place = match (new.latitude, new.longitude) {
+    Ok(Some(match (&item.upload_id, item.part_size) {
+        (Some(upload_id), Some(part_size)) => Upload::Multipart {
+            upload_id: upload_id.clone(),
+            part_size,
+            part_count: i32::try_from(ceil_div(item.file_size, part_size))
+                .map_err(anyhow::Error::from)?,
+        },
+        _ => Upload::Single(state.store.presigned_post(
+            &item.object_key,
+            &item.mime_type,
+            item.file_size,
+            ttl(state),
+        )?),
+    }))
+}
+
+async fn by_client_id(
+    conn: &mut PgConnection,
+    folder_id: Uuid,
+    client_id: Option<Uuid>,
+) -> Result<Option<Item>, EvidenceError> {
+    let Some(client_id) = client_id else {
+        return Ok(None);
+    };
+    let sql = format!("SELECT {COLUMNS} FROM items WHERE folder_id = $1 AND client_id = $2");
+    Ok(sqlx::query_as(&sql)
+        .bind(folder_id)
+        .bind(client_id)
+        .fetch_optional(conn)
+        .await?)
+}
+
+/// A new upload of `size` bytes to `key`: one presigned POST, or a multipart upload.
+async fn start_upload(
+    state: &AppState,
+    key: &str,
+    mime_type: &str,
+    size: i64,
+) -> Result<(Upload, Option<String>, Option<i64>), EvidenceError> {
+    let uploads = &state.config.uploads;
+    if size <= uploads.single_upload_max_bytes {
+        let post = state
+            .store
+            .presigned_post(key, mime_type, size, ttl(state))?;
+        return Ok((Upload::Single(post), None, None));
+    }
+    let upload_id = state.store.create_multipart(key, mime_type).await?;
+    let part_size = part_size_for(size, uploads.part_size_bytes);
+    let part_count = i32::try_from(ceil_div(size, part_size)).map_err(anyhow::Error::from)?;
+    Ok((
+        Upload::Multipart {
+            upload_id: upload_id.clone(),
+            part_size,
+            part_count,
+        },
+        Some(upload_id),
+        Some(part_size),
+    ))
+}
+
+/// City, address and country of a capture's coordinates; a geocoding failure leaves them empty.
+async fn place_of(
+    state: &AppState,
+    latitude: Option<f64>,
+    longitude: Option<f64>,
+) -> (String, String, String) {
+    let place = match (latitude, longitude) {
         (Some(lat), Some(lon)) => state.geocoder.locate(lat, lon).await.unwrap_or_else(|err| {
             // A place name is a convenience: the capture is kept with its coordinates.
             tracing::warn!(error = ?err, "reverse geocoding failed");
@@ -199,58 +336,225 @@ pub async fn create(
         }),
         _ => None,
     };
-    let (city, address, country_code) =
-        place.map_or_else(Default::default, |p| (p.city, p.address, p.country_code));
+    place.map_or_else(Default::default, |p| (p.city, p.address, p.country_code))
+}
+
+/// Registers a capture in the owner's folder and starts its upload. With a client id already
+/// used in the folder, answers that item and how to go on with its upload (`None` once it is in).
+#[tracing::instrument(skip_all, fields(user.id = %owner))]
+pub async fn create(
+    state: &AppState,
+    owner: Uuid,
+    new: NewItem,
+) -> Result<(Item, Option<Upload>), EvidenceError> {
+    let valid = validate(&new, state.config.uploads.max_file_bytes)?;
+    let mut conn = state.pool.acquire().await?;
+    let folder = folders::get(&mut conn, owner, new.folder_id).await?;
+    if let Some(existing) = by_client_id(&mut conn, folder.id, valid.client_id).await? {
+        let upload = upload_of(state, &existing)?;
+        return Ok((existing, upload));
+    }
+    if state
+        .config
+        .storage
+        .expired(folder.storage_expires_at, Utc::now())
+    {
+        return Err(EvidenceError::Expired);
+    }
+    let section = domain::section(folder.rental_kind(), new.section.as_deref())
+        .map_err(|e| EvidenceError::Invalid(vec![e]))?;
+    let (city, address, country_code) = place_of(state, new.latitude, new.longitude).await;
     let id = Uuid::now_v7();
     let key = format!("users/{owner}/folders/{}/items/{id}", folder.id);
-    let uploads = &state.config.uploads;
-    let (upload, upload_id, part_size) = if new.file_size <= uploads.single_upload_max_bytes {
-        let post = state
-            .store
-            .presigned_post(&key, &new.mime_type, new.file_size, ttl(state))?;
-        (Upload::Single(post), None, None)
-    } else {
-        let upload_id = state.store.create_multipart(&key, &new.mime_type).await?;
-        let part_size = part_size_for(new.file_size, uploads.part_size_bytes);
-        let part_count =
-            i32::try_from(ceil_div(new.file_size, part_size)).map_err(anyhow::Error::from)?;
-        (
-            Upload::Multipart {
-                upload_id: upload_id.clone(),
-                part_size,
-                part_count,
-            },
-            Some(upload_id),
-            Some(part_size),
-        )
-    };
+    let (upload, upload_id, part_size) =
+        start_upload(state, &key, &new.mime_type, new.file_size).await?;
     let sql = format!(
         "INSERT INTO items (id, folder_id, owner_id, name, media_type, mime_type, object_key, file_size, sha256, \
-         upload_id, part_size, latitude, longitude, duration_seconds, captured_at, city, address, country_code) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING {COLUMNS}"
+         upload_id, part_size, latitude, longitude, duration_seconds, captured_at, city, address, country_code, \
+         client_id, section) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) \
+         ON CONFLICT ON CONSTRAINT items_folder_client_id DO NOTHING RETURNING {COLUMNS}"
     );
-    let item: Item = sqlx::query_as(&sql)
+    let inserted: Option<Item> = sqlx::query_as(&sql)
         .bind(id)
         .bind(folder.id)
         .bind(owner)
-        .bind(name.as_str())
-        .bind(media.as_str())
+        .bind(valid.name.as_str())
+        .bind(valid.media.as_str())
         .bind(&new.mime_type)
         .bind(&key)
         .bind(new.file_size)
         .bind(&new.sha256)
-        .bind(upload_id)
+        .bind(&upload_id)
         .bind(part_size)
         .bind(new.latitude)
         .bind(new.longitude)
         .bind(new.duration_seconds)
-        .bind(captured_at)
+        .bind(valid.captured_at)
         .bind(&city)
         .bind(&address)
         .bind(&country_code)
-        .fetch_one(&mut *conn)
+        .bind(valid.client_id)
+        .bind(section)
+        .fetch_optional(&mut *conn)
         .await?;
-    Ok((item, upload))
+    if let Some(item) = inserted {
+        return Ok((item, Some(upload)));
+    }
+    // A concurrent create with the same client id won: drop ours, answer theirs.
+    if let Some(upload_id) = upload_id
+        && let Err(err) = state.store.abort_multipart(&key, &upload_id).await
+    {
+        tracing::warn!(error = ?err, "abort of a duplicate multipart upload failed");
+    }
+    let existing = by_client_id(&mut conn, folder.id, valid.client_id)
+        .await?
+        .ok_or(EvidenceError::NotFound)?;
+    let upload = upload_of(state, &existing)?;
+    Ok((existing, upload))
+}
+
+/// A new capture of an item's subject, as the device describes it.
+#[derive(Debug, Clone)]
+pub struct Retake {
+    pub item_id: Uuid,
+    pub mime_type: String,
+    pub file_size: i64,
+    pub sha256: String,
+    pub captured_at: Option<DateTime<Utc>>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub duration_seconds: Option<f64>,
+}
+
+/// What a retake started, and what it discarded (to remove from S3 once committed).
+pub struct Retaken {
+    pub item: Item,
+    pub upload: Upload,
+    pub discarded: Vec<(String, Option<String>)>,
+}
+
+/// Starts a new upload for the same item (same name, section and media type) while its folder
+/// has not expired. The item awaits the new bytes; its previous verified file is kept, and still
+/// served, until the new one is verified (then `verify` deletes it). An unfinished or rejected
+/// upload being replaced is discarded at once.
+#[tracing::instrument(skip_all, fields(user.id = %owner, item.id = %retake.item_id))]
+pub async fn retake(
+    state: &AppState,
+    owner: Uuid,
+    retake: Retake,
+) -> Result<Retaken, EvidenceError> {
+    let mut tx = state.pool.begin().await?;
+    let sql = format!("SELECT {COLUMNS} FROM items WHERE owner_id = $1 AND id = $2 FOR UPDATE");
+    let item: Item = sqlx::query_as(&sql)
+        .bind(owner)
+        .bind(retake.item_id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(EvidenceError::NotFound)?;
+    if state
+        .config
+        .storage
+        .expired(item.storage_expires_at, Utc::now())
+    {
+        return Err(EvidenceError::RetakeExpired);
+    }
+    let valid = validate(
+        &NewItem {
+            folder_id: item.folder_id,
+            name: item.name.clone(),
+            media_type: MediaType::from_db(&item.media_type),
+            mime_type: retake.mime_type.clone(),
+            file_size: retake.file_size,
+            sha256: retake.sha256.clone(),
+            captured_at: retake.captured_at,
+            latitude: retake.latitude,
+            longitude: retake.longitude,
+            duration_seconds: retake.duration_seconds,
+            client_id: None,
+            section: None,
+        },
+        state.config.uploads.max_file_bytes,
+    )?;
+    if item.status == "uploaded" {
+        return Err(EvidenceError::WrongState(
+            "The file is being checked. Please try again in a moment.",
+        ));
+    }
+    // Keep the verified file until its replacement is verified; drop an unverified one now.
+    let (previous_key, previous_thumbnail, previous_size, discarded) = if item.status == "verified"
+    {
+        (
+            Some(item.object_key.clone()),
+            item.thumbnail_key.clone(),
+            Some(item.file_size),
+            Vec::new(),
+        )
+    } else {
+        let upload = (item.status == "awaiting_upload")
+            .then(|| item.upload_id.clone())
+            .flatten();
+        let mut discarded = vec![(item.object_key.clone(), upload)];
+        discarded.extend(item.thumbnail_key.clone().map(|key| (key, None)));
+        (
+            item.previous_object_key.clone(),
+            item.previous_thumbnail_key.clone(),
+            item.previous_file_size,
+            discarded,
+        )
+    };
+    let (city, address, country_code) = place_of(state, retake.latitude, retake.longitude).await;
+    let key = format!(
+        "users/{owner}/folders/{}/items/{}.retake-{}",
+        item.folder_id,
+        item.id,
+        Uuid::now_v7()
+    );
+    let (upload, upload_id, part_size) =
+        start_upload(state, &key, &retake.mime_type, retake.file_size).await?;
+    let sql = format!(
+        "UPDATE items SET object_key = $2, mime_type = $3, file_size = $4, sha256 = $5, status = 'awaiting_upload', \
+         rejection_reason = '', upload_id = $6, part_size = $7, latitude = $8, longitude = $9, duration_seconds = $10, \
+         captured_at = $11, city = $12, address = $13, country_code = $14, received_at = NULL, verified_at = NULL, \
+         thumbnail_key = NULL, previous_object_key = $15, previous_thumbnail_key = $16, previous_file_size = $17, \
+         upload_started_at = now(), updated_at = now() WHERE id = $1 RETURNING {COLUMNS}"
+    );
+    let updated: Item = sqlx::query_as(&sql)
+        .bind(item.id)
+        .bind(&key)
+        .bind(&retake.mime_type)
+        .bind(retake.file_size)
+        .bind(&retake.sha256)
+        .bind(&upload_id)
+        .bind(part_size)
+        .bind(retake.latitude)
+        .bind(retake.longitude)
+        .bind(retake.duration_seconds)
+        .bind(valid.captured_at)
+        .bind(&city)
+        .bind(&address)
+        .bind(&country_code)
+        .bind(previous_key)
+        .bind(previous_thumbnail)
+        .bind(previous_size)
+        .fetch_one(&mut *tx)
+        .await?;
+    outbox::enqueue(
+        &mut tx,
+        &ItemRetaken {
+            item_id: item.id.to_string(),
+            folder_id: item.folder_id.to_string(),
+            owner_id: owner.to_string(),
+            occurred_at: Some(timestamp(Utc::now())),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Retaken {
+        item: updated,
+        upload,
+        discarded,
+    })
 }
 
 /// The owner's item; another user's is `NotFound`.
@@ -308,13 +612,13 @@ pub async fn delete(conn: &mut PgConnection, owner: Uuid, id: Uuid) -> Result<It
         .fetch_optional(&mut *conn)
         .await?
         .ok_or(EvidenceError::NotFound)?;
-    if item.status == "verified" {
+    if let Some(bytes) = item.counted_bytes() {
         sqlx::query(
             "UPDATE storage_usage SET file_count = GREATEST(file_count - 1, 0), \
              used_bytes = GREATEST(used_bytes - $2, 0), updated_at = now() WHERE user_id = $1",
         )
         .bind(owner)
-        .bind(item.file_size)
+        .bind(bytes)
         .execute(conn)
         .await?;
     }
@@ -329,18 +633,19 @@ pub async fn download(
 ) -> Result<(String, DateTime<Utc>), EvidenceError> {
     let mut conn = state.pool.acquire().await?;
     let item = get(&mut conn, owner, id).await?;
-    if item.storage_expires_at <= Utc::now() {
+    if state
+        .config
+        .storage
+        .expired(item.storage_expires_at, Utc::now())
+    {
         return Err(EvidenceError::Expired);
     }
-    if !matches!(item.status.as_str(), "uploaded" | "verified") {
+    let Some((key, _)) = item.readable() else {
         return Err(EvidenceError::WrongState(
             "The file has not been uploaded yet.",
         ));
-    }
-    let url = state
-        .store
-        .presign_get(&item.object_key, ttl(state))
-        .await?;
+    };
+    let url = state.store.presign_get(key, ttl(state)).await?;
     let expires_at = Utc::now()
         + chrono::Duration::seconds(
             i64::try_from(state.config.uploads.presign_ttl_seconds).unwrap_or(900),

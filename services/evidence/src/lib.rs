@@ -80,20 +80,41 @@ impl Service for EvidenceService {
                 "make-thumbnail",
                 thumbnails::ThumbnailOnUpload {
                     store: store.clone(),
+                    posters: Arc::new(thumbnails::Ffmpeg {
+                        program: config.media.ffmpeg.clone(),
+                        timeout: std::time::Duration::from_secs(
+                            config.media.ffmpeg_timeout_seconds,
+                        ),
+                    }),
                 },
             );
         infra.consume(consumers, &shutdown);
+        let config = Arc::new(config);
+        let gazetteer: Arc<dyn geocode::Geocoder> = Arc::new(geocode::Gazetteer::default());
+        let geocoder: Arc<dyn geocode::Geocoder> = match &config.geocoder {
+            config::GeocoderConfig::Offline => gazetteer,
+            config::GeocoderConfig::Nominatim {
+                url,
+                user_agent,
+                timeout_ms,
+            } => Arc::new(geocode::Nominatim::new(
+                url,
+                user_agent,
+                std::time::Duration::from_millis(*timeout_ms),
+                gazetteer,
+            )?),
+        };
         infra.tasks.spawn(sweeper::run(
             infra.pool.clone(),
             store.clone(),
-            config.uploads.abandon_after_hours,
+            config.clone(),
             shutdown.clone(),
         ));
         let state = AppState {
-            config: Arc::new(config),
+            config,
             pool: infra.pool.clone(),
             store,
-            geocoder: Arc::new(geocode::Gazetteer::default()),
+            geocoder,
         };
         let router = rpc::server()
             .add_service(rpc::health_service(&["evidentia.evidence.v1.EvidenceService"]).await)

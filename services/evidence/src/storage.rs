@@ -354,4 +354,18 @@ impl MediaStore {
             .await?;
         Ok(())
     }
+
+    /// Removes objects (and aborts unfinished multipart uploads) whose rows are already gone or
+    /// changed; a failure leaves an orphan object, logged, never an error for the user.
+    pub async fn remove_all(&self, objects: Vec<(String, Option<String>)>) {
+        for (key, upload_id) in objects {
+            let result = match upload_id {
+                Some(upload_id) => self.abort_multipart(&key, &upload_id).await,
+                None => self.delete(&key).await,
+            };
+            if let Err(err) = result {
+                tracing::warn!(object = %key, error = ?err, "could not remove an object");
+            }
+        }
+    }
 }

@@ -1,21 +1,36 @@
-//! Uploads that were started and never finished are aborted after a day (configurable): the
-//! parts are removed from S3 and the item is rejected, so nothing half-written lingers.
+//! The sweeper, every `EVIDENCE_SWEEP_INTERVAL_SECONDS` (ten minutes):
+//!
+//! - uploads started and never finished are aborted after a day (configurable): the parts are
+//!   removed from S3 and the item is rejected, so nothing half-written lingers (an abandoned
+//!   retake leaves the item rejected too, still serving its previous verified file);
+//! - folders whose storage date has passed are marked expired, publishing `FolderExpired` once
+//!   per expiry (an extension clears the mark);
+//! - expired folders past the grace period (`EVIDENCE_EXPIRED_RETENTION_DAYS`) lose their files:
+//!   objects and thumbnails are deleted from S3, the items are marked purged and leave the usage.
 
 use std::{sync::Arc, time::Duration};
 
+use chrono::{DateTime, Utc};
+use evidentia_common::{outbox, time::timestamp};
+use evidentia_proto::events::v1::FolderExpired;
 use sqlx::PgPool;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
-use crate::storage::MediaStore;
+use crate::{
+    config::Config,
+    items::{self, Item},
+    storage::MediaStore,
+};
 
 pub const ABANDONED: &str = "The upload was not finished in time.";
+pub const EXPIRED_UNFINISHED: &str = "The storage date passed before the upload finished.";
 
 /// Aborts what is older than `after_hours`; returns how many items it closed.
 pub async fn sweep(pool: &PgPool, store: &MediaStore, after_hours: i64) -> anyhow::Result<usize> {
     let stale: Vec<(Uuid, String, Option<String>)> = sqlx::query_as(
         "SELECT id, object_key, upload_id FROM items \
-         WHERE status = 'awaiting_upload' AND created_at < now() - make_interval(hours => $1::int) LIMIT 500",
+         WHERE status = 'awaiting_upload' AND upload_started_at < now() - make_interval(hours => $1::int) LIMIT 500",
     )
     .bind(i32::try_from(after_hours)?)
     .fetch_all(pool)
@@ -35,22 +50,151 @@ pub async fn sweep(pool: &PgPool, store: &MediaStore, after_hours: i64) -> anyho
     Ok(stale.len())
 }
 
-/// Sweeps every ten minutes until `shutdown`.
+/// Marks the folders whose storage date has passed and publishes `FolderExpired` for each, in
+/// one transaction (so exactly once per expiry, whatever the number of replicas).
+pub async fn expire(pool: &PgPool, retention_days: i64) -> anyhow::Result<usize> {
+    let mut tx = pool.begin().await?;
+    let expired: Vec<(Uuid, Uuid, DateTime<Utc>)> = sqlx::query_as(
+        "UPDATE folders SET expired_at = now() WHERE id IN ( \
+           SELECT id FROM folders WHERE expired_at IS NULL AND storage_expires_at <= now() \
+           LIMIT 500 FOR UPDATE SKIP LOCKED) \
+         RETURNING id, owner_id, storage_expires_at",
+    )
+    .fetch_all(&mut *tx)
+    .await?;
+    for (folder, owner, date) in &expired {
+        outbox::enqueue(
+            &mut tx,
+            &FolderExpired {
+                folder_id: folder.to_string(),
+                owner_id: owner.to_string(),
+                storage_expires_at: Some(timestamp(*date)),
+                files_deleted_after: Some(timestamp(
+                    *date + chrono::Duration::days(retention_days),
+                )),
+            },
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(expired.len())
+}
+
+/// Deletes the files of folders expired longer than `retention_days`; returns how many folders.
+pub async fn purge(
+    pool: &PgPool,
+    store: &MediaStore,
+    retention_days: i64,
+) -> anyhow::Result<usize> {
+    let due: Vec<Uuid> = sqlx::query_scalar(
+        "SELECT id FROM folders WHERE expired_at IS NOT NULL AND purged_at IS NULL \
+         AND storage_expires_at <= now() - make_interval(days => $1::int) LIMIT 100",
+    )
+    .bind(i32::try_from(retention_days)?)
+    .fetch_all(pool)
+    .await?;
+    let mut purged = 0;
+    for folder in due {
+        if purge_folder(pool, store, folder, retention_days).await? {
+            purged += 1;
+        }
+    }
+    Ok(purged)
+}
+
+/// Purges one folder under its row lock (an extension waits, then finds it purged); the S3
+/// deletes come before the commit, and a failure leaves the folder for the next sweep (deleting
+/// again is harmless).
+async fn purge_folder(
+    pool: &PgPool,
+    store: &MediaStore,
+    folder: Uuid,
+    retention_days: i64,
+) -> anyhow::Result<bool> {
+    let mut tx = pool.begin().await?;
+    let owner: Option<Uuid> = sqlx::query_scalar(
+        "SELECT owner_id FROM folders WHERE id = $1 AND expired_at IS NOT NULL AND purged_at IS NULL \
+         AND storage_expires_at <= now() - make_interval(days => $2::int) FOR UPDATE",
+    )
+    .bind(folder)
+    .bind(i32::try_from(retention_days)?)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some(owner) = owner else {
+        return Ok(false); // extended or purged meanwhile
+    };
+    let found: Vec<Item> = items::list(&mut tx, owner, folder).await?;
+    let found: Vec<&Item> = found.iter().filter(|i| i.purged_at.is_none()).collect();
+    for item in &found {
+        for (key, upload_id) in item.objects() {
+            match upload_id {
+                Some(upload_id) => {
+                    if let Err(err) = store.abort_multipart(&key, &upload_id).await {
+                        tracing::warn!(object = %key, error = ?err, "abort of an expired folder's upload failed");
+                    }
+                }
+                None => store.delete(&key).await?,
+            }
+        }
+    }
+    let (files, bytes) = found
+        .iter()
+        .filter_map(|i| i.counted_bytes())
+        .fold((0i64, 0i64), |(n, b), size| (n + 1, b + size));
+    sqlx::query(
+        "UPDATE items SET purged_at = now(), thumbnail_key = NULL, previous_object_key = NULL, \
+         previous_thumbnail_key = NULL, previous_file_size = NULL, \
+         status = CASE WHEN status = 'awaiting_upload' THEN 'rejected' ELSE status END, \
+         rejection_reason = CASE WHEN status = 'awaiting_upload' THEN $2 ELSE rejection_reason END, \
+         updated_at = now() WHERE folder_id = $1 AND purged_at IS NULL",
+    )
+    .bind(folder)
+    .bind(EXPIRED_UNFINISHED)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "UPDATE storage_usage SET file_count = GREATEST(file_count - $2, 0), \
+         used_bytes = GREATEST(used_bytes - $3, 0), updated_at = now() WHERE user_id = $1",
+    )
+    .bind(owner)
+    .bind(files)
+    .bind(bytes)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("UPDATE folders SET purged_at = now(), updated_at = now() WHERE id = $1")
+        .bind(folder)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    tracing::info!(folder.id = %folder, files, "expired folder's files deleted");
+    Ok(true)
+}
+
+/// Sweeps every `sweep_interval_seconds` until `shutdown`.
 pub async fn run(
     pool: PgPool,
     store: Arc<MediaStore>,
-    after_hours: i64,
+    config: Arc<Config>,
     shutdown: CancellationToken,
 ) {
+    let storage = &config.storage;
     loop {
-        match sweep(&pool, &store, after_hours).await {
+        match sweep(&pool, &store, config.uploads.abandon_after_hours).await {
             Ok(0) => {}
             Ok(n) => tracing::info!(count = n, "abandoned uploads aborted"),
             Err(err) => tracing::warn!(error = ?err, "sweeping abandoned uploads failed"),
         }
+        match expire(&pool, storage.expired_retention_days).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(count = n, "folders expired"),
+            Err(err) => tracing::warn!(error = ?err, "expiring folders failed"),
+        }
+        if let Err(err) = purge(&pool, &store, storage.expired_retention_days).await {
+            tracing::warn!(error = ?err, "purging expired folders failed");
+        }
         tokio::select! {
             () = shutdown.cancelled() => return,
-            () = tokio::time::sleep(Duration::from_secs(600)) => {}
+            () = tokio::time::sleep(Duration::from_secs(storage.sweep_interval_seconds)) => {}
         }
     }
 }

@@ -1,8 +1,9 @@
 //! Thumbnails, made asynchronously on `ItemUploaded`: images are scaled down with the `image`
-//! crate into a JPEG beside the original (`<key>.thumbnail.jpg`); the browser reads it through a
-//! short-lived presigned GET. Video poster frames are not made yet (see the issue note).
+//! crate, videos get a poster frame from ffmpeg (reading the object through a presigned GET, so
+//! the video never passes through our memory); either is a JPEG beside the original
+//! (`<key>.thumbnail.jpg`) that the browser reads through a short-lived presigned GET.
 
-use std::{io::Cursor, sync::Arc};
+use std::{io::Cursor, process::Stdio, sync::Arc, time::Duration};
 
 use async_trait::async_trait;
 use evidentia_common::consumer::{EventMeta, Handler};
@@ -31,9 +32,72 @@ pub fn thumbnail(bytes: &[u8]) -> anyhow::Result<Option<Vec<u8>>> {
     Ok(Some(out.into_inner()))
 }
 
+/// A poster frame of a video: a JPEG `THUMBNAIL_SIZE` pixels wide from near its start, or
+/// `None` when the input is not a video it can decode.
+#[async_trait]
+pub trait PosterFrames: Send + Sync + 'static {
+    /// `input` is a URL (a presigned GET) or a local path.
+    async fn poster(&self, input: &str) -> anyhow::Result<Option<Vec<u8>>>;
+}
+
+/// The `ffmpeg` program.
+#[derive(Debug, Clone)]
+pub struct Ffmpeg {
+    pub program: String,
+    pub timeout: Duration,
+}
+
+impl Ffmpeg {
+    /// One frame at `seek` seconds (if the video is that long) as a JPEG on stdout.
+    async fn frame(&self, input: &str, seek: Option<&str>) -> anyhow::Result<Option<Vec<u8>>> {
+        let mut command = tokio::process::Command::new(&self.program);
+        command.args(["-hide_banner", "-loglevel", "error", "-nostdin"]);
+        if let Some(seek) = seek {
+            command.args(["-ss", seek]);
+        }
+        let scale = format!("scale={THUMBNAIL_SIZE}:-2");
+        command
+            .args(["-i", input, "-frames:v", "1", "-vf", &scale])
+            .args(["-f", "image2pipe", "-c:v", "mjpeg", "-q:v", "4", "pipe:1"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        let child = command.spawn().map_err(|e| {
+            anyhow::anyhow!("cannot run {} (video poster frames): {e}", self.program)
+        })?;
+        let output = tokio::time::timeout(self.timeout, child.wait_with_output())
+            .await
+            .map_err(|_| anyhow::anyhow!("ffmpeg took longer than {:?}", self.timeout))??;
+        if !output.status.success() {
+            tracing::info!(
+                stderr = %String::from_utf8_lossy(&output.stderr),
+                "ffmpeg could not make a poster frame"
+            );
+            return Ok(None);
+        }
+        Ok((!output.stdout.is_empty()).then_some(output.stdout))
+    }
+}
+
+#[async_trait]
+impl PosterFrames for Ffmpeg {
+    async fn poster(&self, input: &str) -> anyhow::Result<Option<Vec<u8>>> {
+        // Half a second in skips a black first frame; a shorter video gets its first frame.
+        match self.frame(input, Some("0.5")).await? {
+            Some(jpeg) => Ok(Some(jpeg)),
+            None => self.frame(input, None).await,
+        }
+    }
+}
+
 pub struct ThumbnailOnUpload {
     pub store: Arc<MediaStore>,
+    pub posters: Arc<dyn PosterFrames>,
 }
+
+/// A presigned GET for ffmpeg lives this long (it reads only the start of the video).
+const POSTER_READ_TTL: Duration = Duration::from_secs(900);
 
 #[async_trait]
 impl Handler<ItemUploaded> for ThumbnailOnUpload {
@@ -43,22 +107,39 @@ impl Handler<ItemUploaded> for ThumbnailOnUpload {
         event: ItemUploaded,
         _meta: &EventMeta,
     ) -> anyhow::Result<()> {
-        if event.media_type != "image" || event.file_size > MAX_IMAGE_BYTES {
-            return Ok(());
-        }
-        let bytes = self.store.read(&event.object_key).await?;
-        let made = tokio::task::spawn_blocking(move || thumbnail(&bytes)).await??;
+        let made = match event.media_type.as_str() {
+            "image" if event.file_size <= MAX_IMAGE_BYTES => {
+                let bytes = self.store.read(&event.object_key).await?;
+                tokio::task::spawn_blocking(move || thumbnail(&bytes)).await??
+            }
+            "video" => {
+                let url = self
+                    .store
+                    .presign_get(&event.object_key, POSTER_READ_TTL)
+                    .await?;
+                self.posters.poster(&url).await?
+            }
+            _ => return Ok(()),
+        };
         let Some(jpeg) = made else {
-            tracing::info!(item.id = %event.item_id, "not a decodable image; no thumbnail");
+            tracing::info!(item.id = %event.item_id, "not a decodable image or video; no thumbnail");
             return Ok(());
         };
         let key = format!("{}.thumbnail.jpg", event.object_key);
         self.store.put(&key, jpeg, "image/jpeg").await?;
-        sqlx::query("UPDATE items SET thumbnail_key = $2, updated_at = now() WHERE id = $1")
-            .bind(Uuid::parse_str(&event.item_id)?)
-            .bind(&key)
-            .execute(conn)
-            .await?;
+        let recorded = sqlx::query(
+            "UPDATE items SET thumbnail_key = $2, updated_at = now() WHERE id = $1 AND object_key = $3",
+        )
+        .bind(Uuid::parse_str(&event.item_id)?)
+        .bind(&key)
+        .bind(&event.object_key)
+        .execute(conn)
+        .await?
+        .rows_affected();
+        if recorded == 0 {
+            // Deleted or retaken meanwhile: this thumbnail belongs to nothing.
+            self.store.delete(&key).await?;
+        }
         Ok(())
     }
 }
@@ -76,5 +157,36 @@ mod tests {
         let back = image::load_from_memory(&jpeg).unwrap();
         assert_eq!((back.width(), back.height()), (320, 240));
         assert_eq!(thumbnail(b"not an image").unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn ffmpeg_makes_a_320_pixel_wide_jpeg_poster_of_a_video_and_none_of_other_bytes() {
+        let dir = std::env::temp_dir().join(format!("poster-{}", Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let video = dir.join("clip.mp4");
+        let made = std::process::Command::new("ffmpeg")
+            .args(["-hide_banner", "-loglevel", "error", "-f", "lavfi"])
+            .args(["-i", "testsrc=size=640x360:rate=10", "-t", "1"])
+            .args(["-pix_fmt", "yuv420p", "-c:v", "mpeg4"])
+            .arg(&video)
+            .status()
+            .expect("ffmpeg is installed (deploy/local/apt-packages.txt)");
+        assert!(made.success());
+        let ffmpeg = Ffmpeg {
+            program: "ffmpeg".into(),
+            timeout: Duration::from_secs(30),
+        };
+        let jpeg = ffmpeg
+            .poster(video.to_str().unwrap())
+            .await
+            .unwrap()
+            .expect("a poster");
+        assert_eq!(image::guess_format(&jpeg).unwrap(), ImageFormat::Jpeg);
+        let poster = image::load_from_memory(&jpeg).unwrap();
+        assert_eq!((poster.width(), poster.height()), (320, 180));
+        let text = dir.join("not-a-video.mp4");
+        std::fs::write(&text, b"not a video").unwrap();
+        assert_eq!(ffmpeg.poster(text.to_str().unwrap()).await.unwrap(), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,6 +1,7 @@
 //! Integrity: on `ItemUploaded` the stored object is streamed through SHA-256 and compared with
 //! what the device declared; the item becomes verified (and counts towards the owner's usage) or
-//! rejected with the reason, and the outcome is published.
+//! rejected with the reason, and the outcome is published. A verified retake deletes the file it
+//! replaces; a rejected one keeps it.
 
 use std::sync::Arc;
 
@@ -17,6 +18,15 @@ use crate::storage::MediaStore;
 
 pub struct VerifyOnUpload {
     pub store: Arc<MediaStore>,
+}
+
+#[derive(sqlx::FromRow)]
+struct Row {
+    status: String,
+    object_key: String,
+    previous_object_key: Option<String>,
+    previous_thumbnail_key: Option<String>,
+    previous_file_size: Option<i64>,
 }
 
 /// Why a stored object does not match its declaration, if it does not.
@@ -46,30 +56,50 @@ impl Handler<ItemUploaded> for VerifyOnUpload {
         _meta: &EventMeta,
     ) -> anyhow::Result<()> {
         let id = Uuid::parse_str(&event.item_id)?;
-        let status: Option<String> =
-            sqlx::query_scalar("SELECT status FROM items WHERE id = $1 FOR UPDATE")
-                .bind(id)
-                .fetch_optional(&mut *conn)
-                .await?;
-        if status.as_deref() != Some("uploaded") {
-            return Ok(()); // deleted meanwhile, or already decided
-        }
+        let row: Option<Row> = sqlx::query_as(
+            "SELECT status, object_key, previous_object_key, previous_thumbnail_key, previous_file_size \
+             FROM items WHERE id = $1 FOR UPDATE",
+        )
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?;
+        let Some(row) = row.filter(|r| r.status == "uploaded" && r.object_key == event.object_key)
+        else {
+            return Ok(()); // deleted or retaken meanwhile, or already decided
+        };
         let digest = self.store.digest(&event.object_key).await?;
         match mismatch(event.file_size, &event.sha256, digest.size, &digest.sha256) {
             None => {
-                sqlx::query("UPDATE items SET status = 'verified', verified_at = now(), updated_at = now() WHERE id = $1")
-                    .bind(id)
-                    .execute(&mut *conn)
-                    .await?;
                 sqlx::query(
-                    "INSERT INTO storage_usage (user_id, file_count, used_bytes) VALUES ($1, 1, $2) \
-                     ON CONFLICT (user_id) DO UPDATE SET file_count = storage_usage.file_count + 1, \
-                     used_bytes = storage_usage.used_bytes + $2, updated_at = now()",
+                    "UPDATE items SET status = 'verified', verified_at = now(), previous_object_key = NULL, \
+                     previous_thumbnail_key = NULL, previous_file_size = NULL, updated_at = now() WHERE id = $1",
                 )
-                .bind(Uuid::parse_str(&event.owner_id)?)
-                .bind(event.file_size)
+                .bind(id)
                 .execute(&mut *conn)
                 .await?;
+                // A verified retake replaces the previous file in the usage rather than adding one.
+                let (files, bytes) = match &row.previous_object_key {
+                    Some(_) => (0, event.file_size - row.previous_file_size.unwrap_or(0)),
+                    None => (1, event.file_size),
+                };
+                sqlx::query(
+                    "INSERT INTO storage_usage (user_id, file_count, used_bytes) VALUES ($1, $3, GREATEST($2, 0)) \
+                     ON CONFLICT (user_id) DO UPDATE SET file_count = storage_usage.file_count + $3, \
+                     used_bytes = GREATEST(storage_usage.used_bytes + $2, 0), updated_at = now()",
+                )
+                .bind(Uuid::parse_str(&event.owner_id)?)
+                .bind(bytes)
+                .bind(files)
+                .execute(&mut *conn)
+                .await?;
+                // The replaced file and its thumbnail go now (deleting twice is harmless, so a
+                // redelivery after a failed commit does no harm).
+                for key in [&row.previous_object_key, &row.previous_thumbnail_key]
+                    .into_iter()
+                    .flatten()
+                {
+                    self.store.delete(key).await?;
+                }
                 outbox::enqueue(
                     conn,
                     &ItemVerified {

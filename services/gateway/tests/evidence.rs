@@ -649,3 +649,500 @@ async fn a_file_is_renamed_downloaded_and_deleted_by_its_owner_only() {
     let gone = reqwest::get(&url).await.expect("get").status();
     assert_eq!(gone, 404, "the object left the store with the item");
 }
+
+/// The fields of `item` JSON for a capture of `bytes`, plus `extra`.
+fn capture(bytes: &[u8], mime: &str, extra: Value) -> Value {
+    let mut body = json!({
+        "name": "Front left",
+        "media_type": mime.split('/').next().expect("media"),
+        "mime_type": mime,
+        "file_size": bytes.len(),
+        "sha256": sha256(bytes),
+    });
+    for (key, value) in extra.as_object().expect("object") {
+        body[key] = value.clone();
+    }
+    body
+}
+
+#[tokio::test]
+async fn creating_again_with_a_client_id_answers_the_same_folder_and_item_and_resumes_the_upload() {
+    let stack = Stack::start_with(|config| {
+        config.uploads.single_upload_max_bytes = 1024 * 1024;
+        config.uploads.part_size_bytes = 5 * 1024 * 1024;
+    })
+    .await;
+    let user = stack.sign_up().await;
+    let other = stack.sign_up().await;
+    let client_id = uuid::Uuid::new_v4().to_string();
+    let body = json!({ "name": "Offline folder", "client_id": client_id });
+    let (status, first) = stack
+        .post_auth("evidence/folders/create/", &user.access, body.clone())
+        .await;
+    assert_eq!(status, 201, "{first}");
+    let (status, again) = stack
+        .post_auth("evidence/folders/create/", &user.access, body.clone())
+        .await;
+    assert_eq!(status, 201, "the same status as the first create");
+    assert_eq!(again["id"], first["id"]);
+    let (_, listed) = stack.get_auth("evidence/folders/", &user.access).await;
+    assert_eq!(listed["folders"].as_array().expect("folders").len(), 1);
+    let (_, usage) = stack
+        .get_auth("evidence/storage-usage/", &user.access)
+        .await;
+    assert_eq!(usage["folder_count"], 1);
+    // Another user's client ids are theirs.
+    let (status, theirs) = stack
+        .post_auth("evidence/folders/create/", &other.access, body)
+        .await;
+    assert_eq!(status, 201);
+    assert_ne!(theirs["id"], first["id"]);
+    let (status, bad) = stack
+        .post_auth(
+            "evidence/folders/create/",
+            &user.access,
+            json!({ "name": "Bad id", "client_id": "not-a-uuid" }),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(bad["errors"][0]["field"], "client_id");
+    let folder = first["id"].as_str().expect("id").to_owned();
+    let create_path = format!("evidence/folders/{folder}/items/create/");
+
+    // A small capture: the same item, and a fresh presigned POST for the same key.
+    let bytes = b"offline capture".repeat(40);
+    let item_client_id = uuid::Uuid::new_v4().to_string();
+    let new = capture(&bytes, "image/jpeg", json!({ "client_id": item_client_id }));
+    let (status, created) = stack
+        .post_auth(&create_path, &user.access, new.clone())
+        .await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(created["item"]["client_id"], item_client_id.as_str());
+    let (status, resumed) = stack
+        .post_auth(&create_path, &user.access, new.clone())
+        .await;
+    assert_eq!(status, 201, "{resumed}");
+    assert_eq!(resumed["item"]["id"], created["item"]["id"]);
+    assert_eq!(resumed["upload"]["kind"], "single");
+    assert_eq!(
+        resumed["upload"]["fields"]["key"],
+        created["upload"]["fields"]["key"]
+    );
+    let item = created["item"]["id"].as_str().expect("id").to_owned();
+    assert!(
+        post_form(&resumed["upload"], bytes.clone(), "image/jpeg")
+            .await
+            .is_success()
+    );
+    let (status, _) = stack
+        .post_auth(
+            &format!("evidence/items/{item}/upload/finish/"),
+            &user.access,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    status_of(&stack, &user.access, &item, "verified").await;
+    let (status, done) = stack.post_auth(&create_path, &user.access, new).await;
+    assert_eq!(status, 201);
+    assert_eq!(done["item"]["id"], item.as_str());
+    assert!(done["upload"].is_null(), "nothing left to upload: {done}");
+
+    // A large capture: the same multipart upload, so finished parts are not sent again.
+    let large = vec![9u8; 6 * 1024 * 1024];
+    let new = capture(
+        &large,
+        "video/webm",
+        json!({ "client_id": uuid::Uuid::new_v4().to_string() }),
+    );
+    let (_, first) = stack
+        .post_auth(&create_path, &user.access, new.clone())
+        .await;
+    assert_eq!(first["upload"]["kind"], "multipart", "{first}");
+    let (_, again) = stack.post_auth(&create_path, &user.access, new).await;
+    assert_eq!(again["item"]["id"], first["item"]["id"]);
+    assert_eq!(again["upload"]["upload_id"], first["upload"]["upload_id"]);
+    assert_eq!(again["upload"]["part_size"], first["upload"]["part_size"]);
+    assert_eq!(again["upload"]["part_count"], first["upload"]["part_count"]);
+    let (_, items) = stack
+        .get_auth(&format!("evidence/folders/{folder}/items/"), &user.access)
+        .await;
+    assert_eq!(items["items"].as_array().expect("items").len(), 2);
+}
+
+#[tokio::test]
+async fn rental_folders_validate_their_kind_vehicle_pickup_and_sections() {
+    let stack = Stack::start().await;
+    let user = stack.sign_up().await;
+    let other = stack.sign_up().await;
+    let create = |access: String, body: Value| {
+        let stack = &stack;
+        async move {
+            stack
+                .post_auth("evidence/folders/create/", &access, body)
+                .await
+        }
+    };
+    let (status, pickup) = create(
+        user.access.clone(),
+        json!({ "name": "Car pick-up", "rental": { "kind": "vehicle", "vehicle_type": "suv", "moment": "pickup" } }),
+    )
+    .await;
+    assert_eq!(status, 201, "{pickup}");
+    assert_eq!(
+        pickup["rental"],
+        json!({ "kind": "vehicle", "vehicle_type": "suv", "moment": "pickup" })
+    );
+    let pickup_id = pickup["id"].as_str().expect("id").to_owned();
+    let (_, plain) = create(user.access.clone(), json!({ "name": "Plain" })).await;
+    assert!(plain["rental"].is_null());
+
+    for (rental, field) in [
+        (
+            json!({ "kind": "vehicle", "vehicle_type": "bicycle", "moment": "pickup" }),
+            "rental.vehicle_type",
+        ),
+        (
+            json!({ "kind": "vehicle", "moment": "pickup" }),
+            "rental.vehicle_type",
+        ),
+        (
+            json!({ "kind": "hotel", "vehicle_type": "car", "moment": "pickup" }),
+            "rental.vehicle_type",
+        ),
+        (
+            json!({ "kind": "hotel", "moment": "checkout" }),
+            "rental.moment",
+        ),
+        (
+            json!({ "kind": "vehicle", "vehicle_type": "car", "moment": "pickup", "pickup_folder_id": pickup_id }),
+            "rental.pickup_folder_id",
+        ),
+        // A hotel return cannot point at a vehicle pick-up.
+        (
+            json!({ "kind": "hotel", "moment": "return", "pickup_folder_id": pickup_id }),
+            "rental.pickup_folder_id",
+        ),
+        // Nor at a folder that is not a pick-up.
+        (
+            json!({ "kind": "vehicle", "vehicle_type": "car", "moment": "return", "pickup_folder_id": plain["id"] }),
+            "rental.pickup_folder_id",
+        ),
+    ] {
+        let (status, body) = create(
+            user.access.clone(),
+            json!({ "name": "Rental", "rental": rental }),
+        )
+        .await;
+        assert_eq!(status, 400, "{rental}: {body}");
+        assert_eq!(body["errors"][0]["field"], field, "{rental}: {body}");
+    }
+    // Another user's pick-up folder is refused like a missing one.
+    let (status, body) = create(
+        other.access.clone(),
+        json!({ "name": "Not mine", "rental": { "kind": "vehicle", "vehicle_type": "suv", "moment": "return", "pickup_folder_id": pickup_id } }),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(body["errors"][0]["field"], "rental.pickup_folder_id");
+
+    let (status, returned) = create(
+        user.access.clone(),
+        json!({ "name": "Car return", "rental": { "kind": "vehicle", "vehicle_type": "suv", "moment": "return", "pickup_folder_id": pickup_id } }),
+    )
+    .await;
+    assert_eq!(status, 201, "{returned}");
+    assert_eq!(returned["rental"]["pickup_folder_id"], pickup_id.as_str());
+    let (status, returns) = stack
+        .get_auth(
+            &format!("evidence/folders/?pickup_folder_id={pickup_id}"),
+            &user.access,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let ids: Vec<&Value> = returns["folders"]
+        .as_array()
+        .expect("folders")
+        .iter()
+        .map(|f| &f["id"])
+        .collect();
+    assert_eq!(ids, [&returned["id"]]);
+    let (status, _) = stack
+        .get_auth(
+            &format!("evidence/folders/?pickup_folder_id={pickup_id}"),
+            &other.access,
+        )
+        .await;
+    assert_eq!(status, 404);
+
+    // Sections: the rental kind's only, and none outside a rental folder.
+    let bytes = vec![1u8; 256];
+    let in_pickup = format!("evidence/folders/{pickup_id}/items/create/");
+    for section in [json!("bathroom"), Value::Null] {
+        let (status, body) = stack
+            .post_auth(
+                &in_pickup,
+                &user.access,
+                capture(&bytes, "image/jpeg", json!({ "section": section })),
+            )
+            .await;
+        assert_eq!(status, 400, "{section}: {body}");
+        assert_eq!(body["errors"][0]["field"], "section");
+    }
+    let (status, fuel) = stack
+        .post_auth(
+            &in_pickup,
+            &user.access,
+            capture(&bytes, "video/webm", json!({ "section": "fuel" })),
+        )
+        .await;
+    assert_eq!(status, 201, "{fuel}");
+    assert_eq!(fuel["item"]["section"], "fuel");
+    assert_eq!(fuel["item"]["can_retake"], true);
+    let (status, body) = stack
+        .post_auth(
+            &format!(
+                "evidence/folders/{}/items/create/",
+                plain["id"].as_str().expect("id")
+            ),
+            &user.access,
+            capture(&bytes, "image/jpeg", json!({ "section": "body" })),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(body["errors"][0]["field"], "section");
+}
+
+fn jpeg(width: u32, height: u32, blue: u8) -> Vec<u8> {
+    let photo = image::RgbImage::from_fn(width, height, |x, y| {
+        image::Rgb([(x % 256) as u8, (y % 256) as u8, blue])
+    });
+    let mut out = std::io::Cursor::new(Vec::new());
+    photo
+        .write_to(&mut out, image::ImageFormat::Jpeg)
+        .expect("encode");
+    out.into_inner()
+}
+
+/// Uploads `bytes` with the answer of a create or retake, finishes, and waits for `verified`.
+async fn upload_and_verify(stack: &Stack, access: &str, created: &Value, bytes: Vec<u8>) -> Value {
+    let item = created["item"]["id"].as_str().expect("id").to_owned();
+    let mime = created["item"]["mime_type"]
+        .as_str()
+        .expect("mime")
+        .to_owned();
+    assert!(
+        post_form(&created["upload"], bytes, &mime)
+            .await
+            .is_success()
+    );
+    let (status, finished) = stack
+        .post_auth(
+            &format!("evidence/items/{item}/upload/finish/"),
+            access,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{finished}");
+    status_of(stack, access, &item, "verified").await
+}
+
+async fn fetch(url: &Value) -> (u16, Vec<u8>) {
+    let response = reqwest::get(url.as_str().expect("url")).await.expect("get");
+    let status = response.status().as_u16();
+    (status, response.bytes().await.expect("body").to_vec())
+}
+
+#[tokio::test]
+async fn a_retake_replaces_the_file_once_verified_and_the_previous_one_opens_until_then() {
+    let stack = Stack::start().await;
+    let user = stack.sign_up().await;
+    let other = stack.sign_up().await;
+    let folder = folder(&stack, &user.access, "Retakes").await;
+    let first = jpeg(640, 480, 10);
+    let (_, created) = create_item(
+        &stack,
+        &user.access,
+        &folder,
+        &first,
+        &sha256(&first),
+        "image/jpeg",
+    )
+    .await;
+    let item = created["item"]["id"].as_str().expect("id").to_owned();
+    upload_and_verify(&stack, &user.access, &created, first.clone()).await;
+    let before = testing::eventually("the thumbnail", Duration::from_secs(30), || async {
+        let (_, item) = stack
+            .get_auth(&format!("evidence/items/{item}/"), &user.access)
+            .await;
+        item["thumbnail"].is_string().then_some(item)
+    })
+    .await;
+    assert_eq!(before["can_retake"], true);
+
+    let second = jpeg(800, 600, 200);
+    let retake_path = format!("evidence/items/{item}/retake/");
+    let retake = |bytes: &[u8], mime: &str| {
+        json!({
+            "mime_type": mime,
+            "file_size": bytes.len(),
+            "sha256": sha256(bytes),
+            "captured_at": "2026-01-16T09:00:00Z",
+        })
+    };
+    let (status, body) = stack
+        .post_auth(&retake_path, &user.access, retake(&second, "video/webm"))
+        .await;
+    assert_eq!(status, 400, "a photo is retaken as a photo: {body}");
+    assert_eq!(body["errors"][0]["field"], "mime_type");
+    let (status, _) = stack
+        .post_auth(&retake_path, &other.access, retake(&second, "image/jpeg"))
+        .await;
+    assert_eq!(status, 404);
+
+    let (status, retaken) = stack
+        .post_auth(&retake_path, &user.access, retake(&second, "image/jpeg"))
+        .await;
+    assert_eq!(status, 200, "{retaken}");
+    assert_eq!(retaken["item"]["id"], item.as_str());
+    assert_eq!(retaken["item"]["name"], "Front left");
+    assert_eq!(retaken["item"]["status"], "awaiting_upload");
+    assert_eq!(retaken["upload"]["kind"], "single");
+    // Until the new file is verified, the previous one opens and downloads.
+    let (status, old) = fetch(&retaken["item"]["temporary_file_url"]).await;
+    assert_eq!((status, sha256(&old)), (200, sha256(&first)));
+    let (_, download) = stack
+        .get_auth(&format!("evidence/items/{item}/download/"), &user.access)
+        .await;
+    let (_, downloaded) = fetch(&download["url"]).await;
+    assert_eq!(sha256(&downloaded), sha256(&first));
+    let (_, usage) = stack
+        .get_auth("evidence/storage-usage/", &user.access)
+        .await;
+    assert_eq!(usage["file_count"], 1);
+    assert_eq!(usage["used_bytes"], first.len());
+
+    upload_and_verify(&stack, &user.access, &retaken, second.clone()).await;
+    let after = testing::eventually("the new thumbnail", Duration::from_secs(30), || async {
+        let (_, item) = stack
+            .get_auth(&format!("evidence/items/{item}/"), &user.access)
+            .await;
+        item["thumbnail"].is_string().then_some(item)
+    })
+    .await;
+    let (_, new) = fetch(&after["temporary_file_url"]).await;
+    assert_eq!(sha256(&new), sha256(&second));
+    let (_, thumbnail) = fetch(&after["thumbnail"]).await;
+    let small = image::load_from_memory(&thumbnail).expect("a JPEG");
+    assert_eq!((small.width(), small.height()), (320, 240));
+    // The previous file and its thumbnail left the store.
+    assert_eq!(fetch(&before["temporary_file_url"]).await.0, 404);
+    assert_eq!(fetch(&before["thumbnail"]).await.0, 404);
+    let (_, usage) = stack
+        .get_auth("evidence/storage-usage/", &user.access)
+        .await;
+    assert_eq!(usage["file_count"], 1);
+    assert_eq!(usage["used_bytes"], second.len());
+    let (_, listed) = stack
+        .get_auth(&format!("evidence/folders/{folder}/"), &user.access)
+        .await;
+    assert_eq!(listed["used_bytes"], second.len());
+}
+
+#[tokio::test]
+async fn an_expired_folder_refuses_a_retake() {
+    let stack = Stack::start().await;
+    let user = stack.sign_up().await;
+    let folder = folder(&stack, &user.access, "Expired retake").await;
+    let bytes = vec![4u8; 300];
+    let (_, created) = create_item(
+        &stack,
+        &user.access,
+        &folder,
+        &bytes,
+        &sha256(&bytes),
+        "audio/webm",
+    )
+    .await;
+    let item = created["item"]["id"].as_str().expect("id").to_owned();
+    let mut conn = testing::connect(&stack.evidence_db).await;
+    sqlx::query("UPDATE folders SET storage_expires_at = now() - interval '1 minute'")
+        .execute(&mut conn)
+        .await
+        .expect("expire");
+    let (_, found) = stack
+        .get_auth(&format!("evidence/items/{item}/"), &user.access)
+        .await;
+    assert_eq!(found["can_retake"], false);
+    let (status, body) = stack
+        .post_auth(
+            &format!("evidence/items/{item}/retake/"),
+            &user.access,
+            json!({ "mime_type": "audio/webm", "file_size": 10, "sha256": sha256(&[0u8; 10]) }),
+        )
+        .await;
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(
+        body["errors"][0]["message"],
+        "Please extend your Storage Date for this file."
+    );
+    assert_eq!(body["errors"][0]["code"], "storage_expired");
+}
+
+/// A real one-second MPEG-4 video made by ffmpeg's test source.
+fn test_video() -> Vec<u8> {
+    let path = std::env::temp_dir().join(format!("clip-{}.mp4", uuid::Uuid::new_v4()));
+    let made = std::process::Command::new("ffmpeg")
+        .args(["-hide_banner", "-loglevel", "error", "-f", "lavfi"])
+        .args(["-i", "testsrc=size=640x360:rate=10", "-t", "1"])
+        .args([
+            "-pix_fmt",
+            "yuv420p",
+            "-c:v",
+            "mpeg4",
+            "-movflags",
+            "+faststart",
+        ])
+        .arg(&path)
+        .status()
+        .expect("ffmpeg is installed (deploy/local/apt-packages.txt)");
+    assert!(made.success());
+    let bytes = std::fs::read(&path).expect("video");
+    std::fs::remove_file(&path).expect("remove");
+    bytes
+}
+
+#[tokio::test]
+async fn a_video_gets_a_jpeg_poster_frame_as_its_thumbnail() {
+    let stack = Stack::start().await;
+    let user = stack.sign_up().await;
+    let folder = folder(&stack, &user.access, "Videos").await;
+    let video = test_video();
+    let (status, created) = create_item(
+        &stack,
+        &user.access,
+        &folder,
+        &video,
+        &sha256(&video),
+        "video/mp4",
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let item = created["item"]["id"].as_str().expect("id").to_owned();
+    upload_and_verify(&stack, &user.access, &created, video).await;
+    let ready = testing::eventually("the poster frame", Duration::from_secs(30), || async {
+        let (_, item) = stack
+            .get_auth(&format!("evidence/items/{item}/"), &user.access)
+            .await;
+        item["thumbnail"].is_string().then_some(item)
+    })
+    .await;
+    let (status, poster) = fetch(&ready["thumbnail"]).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        image::guess_format(&poster).expect("format"),
+        image::ImageFormat::Jpeg
+    );
+    let poster = image::load_from_memory(&poster).expect("a JPEG");
+    assert_eq!((poster.width(), poster.height()), (320, 180));
+}

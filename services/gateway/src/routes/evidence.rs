@@ -6,13 +6,13 @@ use std::collections::BTreeMap;
 
 use axum::{
     Json,
-    extract::{Path, State},
+    extract::{Path, Query, State},
     http::StatusCode,
 };
 use evidentia_common::time::{rfc3339, timestamp};
 use evidentia_proto::evidence::v1 as evidence;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::AppState;
@@ -38,6 +38,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(rename_item))
         .routes(routes!(delete_item))
         .routes(routes!(download_item))
+        .routes(routes!(retake_item))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -83,6 +84,88 @@ pub struct Folder {
     pub file_count: i64,
     /// Bytes of the folder's verified files.
     pub used_bytes: i64,
+    /// The rental this folder captures; null for an ordinary folder.
+    pub rental: Option<Rental>,
+}
+
+/// `vehicle` or `hotel`.
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(
+    dead_code,
+    reason = "the schema of a string field the evidence service validates"
+)]
+pub enum RentalKind {
+    Vehicle,
+    Hotel,
+}
+
+/// The vehicle of a vehicle rental.
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(
+    dead_code,
+    reason = "the schema of a string field the evidence service validates"
+)]
+pub enum VehicleType {
+    Car,
+    Suv,
+    Watercraft,
+    Trailer,
+    Truck,
+}
+
+/// Pick-up or return.
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(
+    dead_code,
+    reason = "the schema of a string field the evidence service validates"
+)]
+pub enum RentalMoment {
+    Pickup,
+    Return,
+}
+
+/// A vehicle or hotel rental captured at pick-up or at return. Captures in a rental folder have a
+/// `section`: vehicle `body`, `interior`, `mileage`, `fuel`; hotel `room`, `bathroom`, `bed`,
+/// `furniture`, `appliances`, `damage`.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Rental {
+    #[schema(value_type = RentalKind)]
+    pub kind: String,
+    /// Required for a vehicle; absent for a hotel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<VehicleType>, required = false)]
+    pub vehicle_type: Option<String>,
+    #[schema(value_type = RentalMoment)]
+    pub moment: String,
+    /// A return's pick-up folder: the same user's pick-up of the same kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<uuid::Uuid>, required = false)]
+    pub pickup_folder_id: Option<String>,
+}
+
+impl From<evidence::Rental> for Rental {
+    fn from(r: evidence::Rental) -> Self {
+        Self {
+            kind: r.kind,
+            vehicle_type: r.vehicle_type,
+            moment: r.moment,
+            pickup_folder_id: r.pickup_folder_id,
+        }
+    }
+}
+
+impl From<Rental> for evidence::Rental {
+    fn from(r: Rental) -> Self {
+        Self {
+            kind: r.kind,
+            vehicle_type: r.vehicle_type,
+            moment: r.moment,
+            pickup_folder_id: r.pickup_folder_id,
+        }
+    }
 }
 
 impl From<evidence::Folder> for Folder {
@@ -96,6 +179,7 @@ impl From<evidence::Folder> for Folder {
             expire_soon: f.expire_soon,
             file_count: f.file_count,
             used_bytes: f.used_bytes,
+            rental: f.rental.map(Into::into),
         }
     }
 }
@@ -105,18 +189,31 @@ pub struct FolderList {
     pub folders: Vec<Folder>,
 }
 
-/// The signed-in user's folders, newest first.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct FolderFilter {
+    /// Only the return folders of this pick-up folder (to show them side by side).
+    #[param(value_type = Option<uuid::Uuid>)]
+    pub pickup_folder_id: Option<String>,
+}
+
+/// The signed-in user's folders, newest first; with `pickup_folder_id`, the returns of that
+/// pick-up folder.
 #[utoipa::path(get, path = "/api/evidence/folders/", tag = "evidence", security(("bearer" = [])),
-    responses((status = 200, body = FolderList), (status = 401, body = ErrorBody)))]
+    params(FolderFilter),
+    responses((status = 200, body = FolderList), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn list_folders(
     State(state): State<AppState>,
     User(caller): User,
+    Query(filter): Query<FolderFilter>,
 ) -> ApiResult<Json<FolderList>> {
     let found = state
         .clients
         .evidence
         .clone()
-        .list_folders(caller.request(evidence::ListFoldersRequest {}))
+        .list_folders(caller.request(evidence::ListFoldersRequest {
+            pickup_folder_id: filter.pickup_folder_id,
+        }))
         .await?
         .into_inner();
     Ok(Json(FolderList {
@@ -130,20 +227,37 @@ pub struct NewName {
     pub name: String,
 }
 
-/// Creates a folder with the default storage period.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct NewFolder {
+    /// A folder name: 2 to 50 letters, digits, spaces and , - _ ` | . ' " (spec §5 "File name").
+    pub name: String,
+    /// The device's id for this folder: creating again with it answers the same folder.
+    #[schema(value_type = Option<uuid::Uuid>, required = false)]
+    pub client_id: Option<String>,
+    /// Present for a vehicle or hotel rental capture.
+    #[schema(required = false)]
+    pub rental: Option<Rental>,
+}
+
+/// Creates a folder with the default storage period. With a `client_id` the owner already used,
+/// answers that folder (201 again) instead of making another.
 #[utoipa::path(post, path = "/api/evidence/folders/create/", tag = "evidence", security(("bearer" = [])),
-    request_body = NewName,
+    request_body = NewFolder,
     responses((status = 201, body = Folder), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 async fn create_folder(
     State(state): State<AppState>,
     User(caller): User,
-    ApiJson(body): ApiJson<NewName>,
+    ApiJson(body): ApiJson<NewFolder>,
 ) -> ApiResult<(StatusCode, Json<Folder>)> {
     let folder = state
         .clients
         .evidence
         .clone()
-        .create_folder(caller.request(evidence::CreateFolderRequest { name: body.name }))
+        .create_folder(caller.request(evidence::CreateFolderRequest {
+            name: body.name,
+            client_id: body.client_id,
+            rental: body.rental.map(Into::into),
+        }))
         .await?
         .into_inner();
     Ok((StatusCode::CREATED, Json(folder.into())))
@@ -251,6 +365,13 @@ pub struct Item {
     /// for this file.').
     pub expired: bool,
     pub expire_soon: bool,
+    /// The device's id for the capture, when it sent one.
+    #[schema(value_type = Option<uuid::Uuid>)]
+    pub client_id: Option<String>,
+    /// The rental section of the capture (`body`, `interior`, ... / `room`, `bathroom`, ...).
+    pub section: Option<String>,
+    /// A new capture may replace this one (`items/{id}/retake/`): the folder has not expired.
+    pub can_retake: bool,
 }
 
 impl From<evidence::Item> for Item {
@@ -293,6 +414,9 @@ impl From<evidence::Item> for Item {
             expiration_date: rfc3339(i.expiration_date),
             expired: i.expired,
             expire_soon: i.expire_soon,
+            client_id: i.client_id,
+            section: i.section,
+            can_retake: i.can_retake,
         }
     }
 }
@@ -339,6 +463,13 @@ pub struct NewItem {
     pub longitude: Option<f64>,
     /// Seconds, for video and audio.
     pub duration: Option<f64>,
+    /// The device's id for the capture: creating again with it in the same folder answers the
+    /// same item and its unfinished upload (to resume), or no upload once it is in.
+    #[schema(value_type = Option<uuid::Uuid>, required = false)]
+    pub client_id: Option<String>,
+    /// Required in a rental folder, one of its kind's sections; absent elsewhere.
+    #[schema(required = false)]
+    pub section: Option<String>,
 }
 
 /// How to send the bytes: one presigned POST (`single`), or parts (`multipart`).
@@ -362,7 +493,8 @@ pub enum Upload {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CreatedItem {
     pub item: Item,
-    pub upload: Upload,
+    /// Null when the item's bytes are already in (an idempotent create of a stored item).
+    pub upload: Option<Upload>,
 }
 
 /// Registers a capture in a folder and starts its upload straight to the media store.
@@ -381,14 +513,7 @@ async fn create_item(
         "audio" => evidence::MediaType::Audio,
         _ => evidence::MediaType::Unspecified,
     };
-    let captured_at = match body.captured_at.as_deref() {
-        None => None,
-        Some(text) => Some(
-            chrono::DateTime::parse_from_rfc3339(text)
-                .map(|t| timestamp(t.with_timezone(&chrono::Utc)))
-                .map_err(|_| ApiError::field("captured_at", "Expected an RFC 3339 time."))?,
-        ),
-    };
+    let captured_at = captured_at(body.captured_at.as_deref())?;
     let created = state
         .clients
         .evidence
@@ -404,32 +529,43 @@ async fn create_item(
             latitude: body.latitude,
             longitude: body.longitude,
             duration_seconds: body.duration,
+            client_id: body.client_id,
+            section: body.section,
         }))
         .await?
         .into_inner();
+    Ok((StatusCode::CREATED, Json(created_item(created)?)))
+}
+
+fn captured_at(text: Option<&str>) -> ApiResult<Option<prost_types::Timestamp>> {
+    text.map(|text| {
+        chrono::DateTime::parse_from_rfc3339(text)
+            .map(|t| timestamp(t.with_timezone(&chrono::Utc)))
+            .map_err(|_| ApiError::field("captured_at", "Expected an RFC 3339 time."))
+    })
+    .transpose()
+}
+
+fn created_item(created: evidence::CreateItemResponse) -> ApiResult<CreatedItem> {
     let item = created
         .item
         .ok_or_else(|| ApiError::internal(&"evidence returned no item"))?;
-    let upload = match created.upload {
-        Some(evidence::create_item_response::Upload::Single(post)) => Upload::Single {
+    let upload = created.upload.map(|upload| match upload {
+        evidence::create_item_response::Upload::Single(post) => Upload::Single {
             url: post.url,
             fields: post.fields.into_iter().collect(),
             expires_at: rfc3339(post.expires_at),
         },
-        Some(evidence::create_item_response::Upload::Multipart(m)) => Upload::Multipart {
+        evidence::create_item_response::Upload::Multipart(m) => Upload::Multipart {
             upload_id: m.upload_id,
             part_size: m.part_size,
             part_count: m.part_count,
         },
-        None => return Err(ApiError::internal(&"evidence returned no upload")),
-    };
-    Ok((
-        StatusCode::CREATED,
-        Json(CreatedItem {
-            item: item.into(),
-            upload,
-        }),
-    ))
+    });
+    Ok(CreatedItem {
+        item: item.into(),
+        upload,
+    })
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -600,4 +736,54 @@ async fn download_item(
         url: download.url,
         expires_at: rfc3339(download.expires_at),
     }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct Retake {
+    /// Of the item's own media type (an image is retaken as an image).
+    pub mime_type: String,
+    /// Bytes.
+    pub file_size: i64,
+    /// Lower-case hex SHA-256 computed on the device.
+    pub sha256: String,
+    /// When the device captured it, RFC 3339.
+    pub captured_at: Option<String>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    /// Seconds, for video and audio.
+    pub duration: Option<f64>,
+}
+
+/// A new capture replaces the file (same item, name and section) and gets its own upload. Until
+/// the new file is verified the previous one is kept and still opens; then it is deleted. Refused
+/// with 403 'Please extend your Storage Date for this file.' once the folder has expired
+/// (`can_retake` is false).
+#[utoipa::path(post, path = "/api/evidence/items/{item_id}/retake/", tag = "evidence", security(("bearer" = [])),
+    params(("item_id" = String, Path)), request_body = Retake,
+    responses((status = 200, body = CreatedItem), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn retake_item(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(item_id): Path<String>,
+    ApiJson(body): ApiJson<Retake>,
+) -> ApiResult<Json<CreatedItem>> {
+    let captured_at = captured_at(body.captured_at.as_deref())?;
+    let created = state
+        .clients
+        .evidence
+        .clone()
+        .retake_item(caller.request(evidence::RetakeItemRequest {
+            item_id,
+            mime_type: body.mime_type,
+            file_size: body.file_size,
+            sha256: body.sha256,
+            captured_at,
+            latitude: body.latitude,
+            longitude: body.longitude,
+            duration_seconds: body.duration,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(created_item(created)?))
 }

@@ -147,7 +147,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's folders, newest first. */
+        /**
+         * The signed-in user's folders, newest first; with `pickup_folder_id`, the returns of that
+         *     pick-up folder.
+         */
         get: operations["list_folders"];
         put?: never;
         post?: never;
@@ -166,7 +169,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a folder with the default storage period. */
+        /**
+         * Creates a folder with the default storage period. With a `client_id` the owner already used,
+         *     answers that folder (201 again) instead of making another.
+         */
         post: operations["create_folder"];
         delete?: never;
         options?: never;
@@ -347,6 +353,28 @@ export interface paths {
         patch: operations["rename_item"];
         trace?: never;
     };
+    "/api/evidence/items/{item_id}/retake/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new capture replaces the file (same item, name and section) and gets its own upload. Until
+         *     the new file is verified the previous one is kept and still opens; then it is deleted. Refused
+         *     with 403 'Please extend your Storage Date for this file.' once the folder has expired
+         *     (`can_retake` is false).
+         */
+        post: operations["retake_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/evidence/items/{item_id}/upload/finish/": {
         parameters: {
             query?: never;
@@ -493,7 +521,7 @@ export interface components {
         };
         CreatedItem: {
             item: components["schemas"]["Item"];
-            upload: components["schemas"]["Upload"];
+            upload?: null | components["schemas"]["Upload"];
         };
         Download: {
             expires_at?: string | null;
@@ -526,6 +554,7 @@ export interface components {
             file_count: number;
             id: string;
             name: string;
+            rental?: null | components["schemas"]["Rental"];
             /**
              * Format: int64
              * @description Bytes of the folder's verified files.
@@ -545,10 +574,17 @@ export interface components {
         Item: {
             /** @description City, region, country code. */
             address: string;
+            /** @description A new capture may replace this one (`items/{id}/retake/`): the folder has not expired. */
+            can_retake: boolean;
             /** @description When the device captured it, RFC 3339. */
             captured_at?: string | null;
             /** @description The nearest city, from reverse geocoding the coordinates. */
             city: string;
+            /**
+             * Format: uuid
+             * @description The device's id for the capture, when it sent one.
+             */
+            client_id?: string | null;
             /** @description ISO 3166-1 alpha-2. */
             country_code: string;
             /**
@@ -577,6 +613,8 @@ export interface components {
             mime_type: string;
             name: string;
             rejection_reason: string;
+            /** @description The rental section of the capture (`body`, `interior`, ... / `room`, `bathroom`, ...). */
+            section?: string | null;
             /** @description Lower-case hex SHA-256 the device computed at capture. */
             sha256: string;
             /** @description `awaiting_upload`, `uploaded`, `verified` or `rejected`. */
@@ -599,9 +637,25 @@ export interface components {
             /** @description A username or an e-mail address. */
             username: string;
         };
+        NewFolder: {
+            /**
+             * Format: uuid
+             * @description The device's id for this folder: creating again with it answers the same folder.
+             */
+            client_id?: string | null;
+            /** @description A folder name: 2 to 50 letters, digits, spaces and , - _ ` | . ' " (spec §5 "File name"). */
+            name: string;
+            rental?: null | components["schemas"]["Rental"];
+        };
         NewItem: {
             /** @description When the device captured it, RFC 3339. */
             captured_at?: string | null;
+            /**
+             * Format: uuid
+             * @description The device's id for the capture: creating again with it in the same folder answers the
+             *     same item and its unfinished upload (to resume), or no upload once it is in.
+             */
+            client_id?: string | null;
             /**
              * Format: double
              * @description Seconds, for video and audio.
@@ -620,6 +674,8 @@ export interface components {
             media_type: string;
             mime_type: string;
             name: string;
+            /** @description Required in a rental folder, one of its kind's sections; absent elsewhere. */
+            section?: string | null;
             /** @description Lower-case hex SHA-256 computed on the device. */
             sha256: string;
         };
@@ -692,6 +748,53 @@ export interface components {
         RefreshRequest: {
             refresh: string;
         };
+        /**
+         * @description A vehicle or hotel rental captured at pick-up or at return. Captures in a rental folder have a
+         *     `section`: vehicle `body`, `interior`, `mileage`, `fuel`; hotel `room`, `bathroom`, `bed`,
+         *     `furniture`, `appliances`, `damage`.
+         */
+        Rental: {
+            kind: components["schemas"]["RentalKind"];
+            moment: components["schemas"]["RentalMoment"];
+            /**
+             * Format: uuid
+             * @description A return's pick-up folder: the same user's pick-up of the same kind.
+             */
+            pickup_folder_id?: string | null;
+            vehicle_type?: null | components["schemas"]["VehicleType"];
+        };
+        /**
+         * @description `vehicle` or `hotel`.
+         * @enum {string}
+         */
+        RentalKind: "vehicle" | "hotel";
+        /**
+         * @description Pick-up or return.
+         * @enum {string}
+         */
+        RentalMoment: "pickup" | "return";
+        Retake: {
+            /** @description When the device captured it, RFC 3339. */
+            captured_at?: string | null;
+            /**
+             * Format: double
+             * @description Seconds, for video and audio.
+             */
+            duration?: number | null;
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
+            file_size: number;
+            /** Format: double */
+            latitude?: number | null;
+            /** Format: double */
+            longitude?: number | null;
+            /** @description Of the item's own media type (an image is retaken as an image). */
+            mime_type: string;
+            /** @description Lower-case hex SHA-256 computed on the device. */
+            sha256: string;
+        };
         SendCodeRequest: {
             email: string;
             purpose?: components["schemas"]["CodePurpose"];
@@ -738,6 +841,11 @@ export interface components {
             part_size: number;
             upload_id: string;
         };
+        /**
+         * @description The vehicle of a vehicle rental.
+         * @enum {string}
+         */
+        VehicleType: "car" | "suv" | "watercraft" | "trailer" | "truck";
         VerifyCodeRequest: {
             /** @description Six digits. */
             code: string;
@@ -1017,7 +1125,10 @@ export interface operations {
     };
     list_folders: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only the return folders of this pick-up folder (to show them side by side). */
+                pickup_folder_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1040,6 +1151,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_folder: {
@@ -1051,7 +1170,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["NewName"];
+                "application/json": components["schemas"]["NewFolder"];
             };
         };
         responses: {
@@ -1446,6 +1565,63 @@ export interface operations {
                 };
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    retake_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Retake"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedItem"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
