@@ -1,6 +1,6 @@
 //! The app: store, session restore, router, shell (snackbar, network banner, update prompt).
 import { Provider } from 'react-redux';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { createBrowserRouter, createRoutesFromElements, Navigate, Outlet, Route, RouterProvider } from 'react-router';
 import { PersistGate } from 'redux-persist/integration/react';
 import { NetworkBanner } from '../components/NetworkBanner';
 import { Snackbar } from '../components/Snackbar';
@@ -8,37 +8,77 @@ import { UpdatePrompt } from '../components/UpdatePrompt';
 import { LogInPage } from '../features/auth/routes/LogInPage';
 import { SignUpPage } from '../features/auth/routes/SignUpPage';
 import { StartPage } from '../features/auth/routes/StartPage';
+import { EvidencePage } from '../features/capture/routes/EvidencePage';
 import { DashboardLayout } from '../features/dashboard/routes/DashboardLayout';
 import { HomePage } from '../features/dashboard/routes/HomePage';
 import { SettingsPage } from '../features/dashboard/routes/SettingsPage';
+import { DeleteFilesPage } from '../features/files/routes/DeleteFilesPage';
+import { FolderMapPage } from '../features/files/routes/FolderMapPage';
+import { FoldersMapPage } from '../features/files/routes/FoldersMapPage';
+import { FolderViewPage } from '../features/files/routes/FolderViewPage';
+import { MyFilesPage } from '../features/files/routes/MyFilesPage';
+import { ProofMetadataPage } from '../features/files/routes/ProofMetadataPage';
+import { GuidePage } from '../features/guide/routes/GuidePage';
+import { RentalCapturePage } from '../features/rental/routes/RentalCapturePage';
+import { RentalStartPage } from '../features/rental/routes/RentalStartPage';
 import { HOME, START } from '../lib/routing/accessTable';
 import { Guard } from './Guard';
 import { persistor, store } from './store';
+
+/** Banner, content container with the access guard, snackbar and update prompt around every screen. */
+function Shell() {
+  return (
+    <>
+      <NetworkBanner />
+      <div className="container">
+        <Guard>
+          <Outlet />
+        </Guard>
+      </div>
+      <Snackbar />
+      <UpdatePrompt />
+    </>
+  );
+}
+
+// A data router, so screens can block leaving (useBlocker) while work would be lost.
+const router = createBrowserRouter(
+  createRoutesFromElements(
+    <Route element={<Shell />}>
+      <Route path="/" element={<StartPage />} />
+      <Route path="/sign-up" element={<SignUpPage />} />
+      <Route path="/log-in" element={<LogInPage />} />
+      <Route path="/dashboard" element={<DashboardLayout />}>
+        <Route index element={<Navigate to={HOME} replace />} />
+        <Route path="home" element={<HomePage />} />
+        <Route path="settings" element={<SettingsPage />} />
+        <Route path="my-files" element={<MyFilesPage />} />
+        {/* dashboard routes: my-files, guide */}
+        <Route path="guide" element={<GuidePage />} />
+      </Route>
+      {/* capture routes: /evidence */}
+      <Route path="/evidence" element={<EvidencePage />} />
+      <Route path="/folder-view" element={<FolderViewPage />} />
+      <Route path="/folder-map-view" element={<FolderMapPage />} />
+      <Route path="/folders-map-view" element={<FoldersMapPage />} />
+      <Route path="/delete-files/:folderId" element={<DeleteFilesPage />} />
+      <Route path="/proof-metadata-view/:folderId" element={<ProofMetadataPage />} />
+      {/* files routes: /folder-view, /folder-map-view, /folders-map-view, /delete-files, /proof-metadata-view */}
+      {/* rental routes: /vehicle-rental, /hotel-rental */}
+      <Route path="/vehicle-rental" element={<RentalStartPage key="vehicle" kind="vehicle" />} />
+      <Route path="/vehicle-rental/capture" element={<RentalCapturePage kind="vehicle" />} />
+      <Route path="/hotel-rental" element={<RentalStartPage key="hotel" kind="hotel" />} />
+      <Route path="/hotel-rental/capture" element={<RentalCapturePage kind="hotel" />} />
+      <Route path="*" element={<Navigate to={START} replace />} />
+    </Route>,
+  ),
+);
 
 export function App() {
   return (
     <Provider store={store}>
       <PersistGate loading={null} persistor={persistor}>
-        <BrowserRouter>
-          <NetworkBanner />
-          <div className="container">
-            <Guard>
-              <Routes>
-                <Route path="/" element={<StartPage />} />
-                <Route path="/sign-up" element={<SignUpPage />} />
-                <Route path="/log-in" element={<LogInPage />} />
-                <Route path="/dashboard" element={<DashboardLayout />}>
-                  <Route index element={<Navigate to={HOME} replace />} />
-                  <Route path="home" element={<HomePage />} />
-                  <Route path="settings" element={<SettingsPage />} />
-                </Route>
-                <Route path="*" element={<Navigate to={START} replace />} />
-              </Routes>
-            </Guard>
-          </div>
-          <Snackbar />
-          <UpdatePrompt />
-        </BrowserRouter>
+        <RouterProvider router={router} />
       </PersistGate>
     </Provider>
   );

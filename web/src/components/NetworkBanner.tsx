@@ -1,36 +1,95 @@
 //! The network-status banner (spec §4, §8): offline shows a red warning with a 'More help' sheet;
-//! coming back online reloads the page.
-import { useEffect, useRef, useState } from 'react';
+//! online with files waiting on the device it warns 'You have an unfinished process.' with
+//! Continue (the first stored situation, syncOffline=1), or 'Log in' when logged out; coming back
+//! online reloads the page.
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useAppSelector } from '../app/hooks';
 import { useOnline } from '../lib/network/useOnline';
+import { useOfflineWaiting } from '../lib/offline/useOfflineCount';
+import { selectSignedIn } from '../lib/session/loginInfoSlice';
 import { BottomSheet } from './BottomSheet';
 
 export const NETWORK_LOST = 'The network connection is poor or was lost.';
+export const UNFINISHED_PROCESS = 'You have an unfinished process.';
+
+/** '1 file is waiting to be uploaded.' / '3 files are waiting to be uploaded.' */
+export function waitingFilesText(count: number): string {
+  return count === 1 ? '1 file is waiting to be uploaded.' : `${count} files are waiting to be uploaded.`;
+}
+
+export function continuePath(situation: string): string {
+  return `/evidence?situation=${encodeURIComponent(situation)}&syncOffline=1`;
+}
 
 export function NetworkBanner() {
   const online = useOnline();
   const [help, setHelp] = useState(false);
-  const wasOffline = useRef(!online);
+  // Once the network was lost, its return reloads the page. Until the reload the banner shows
+  // nothing, so nobody acts on a page that is about to go away.
+  const [wentOffline, setWentOffline] = useState(!online);
+  if (!online && !wentOffline) setWentOffline(true);
+  const reloadPending = online && wentOffline;
+  const waiting = useOfflineWaiting();
+  const signedIn = useAppSelector(selectSignedIn);
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
 
   useEffect(() => {
-    if (!online) wasOffline.current = true;
-    else if (wasOffline.current) window.location.reload();
-  }, [online]);
+    if (reloadPending) window.location.reload();
+  }, [reloadPending]);
 
-  if (online) return null;
+  const helpSheet = (
+    <BottomSheet open={help} title="More help" onClose={() => setHelp(false)}>
+      <p>
+        Your photos, videos and audio are stored locally on this device while the connection is poor or lost. They can be
+        uploaded once the network returns.
+      </p>
+    </BottomSheet>
+  );
+
+  if (!online) {
+    return (
+      <>
+        <div className="network-banner" role="alert">
+          <span>
+            {NETWORK_LOST}
+            {waiting.count > 0 && ` ${waitingFilesText(waiting.count)}`}
+          </span>
+          <button type="button" className="network-banner__help" onClick={() => setHelp(true)}>
+            More help
+          </button>
+        </div>
+        {helpSheet}
+      </>
+    );
+  }
+
+  // The capture screen shows and sends its own waiting files.
+  if (reloadPending || waiting.count === 0 || !waiting.firstSituation || pathname === '/evidence') return null;
+  const situation = waiting.firstSituation;
   return (
     <>
-      <div className="network-banner" role="alert">
-        <span>{NETWORK_LOST}</span>
-        <button type="button" className="network-banner__help" onClick={() => setHelp(true)}>
-          More help
-        </button>
+      <div className="network-banner network-banner--warning" role="status">
+        <span>
+          {UNFINISHED_PROCESS} {waitingFilesText(waiting.count)}
+        </span>
+        <span className="network-banner__actions">
+          {signedIn ? (
+            <button type="button" className="network-banner__help" onClick={() => navigate(continuePath(situation))}>
+              Continue
+            </button>
+          ) : (
+            <button type="button" className="network-banner__help" onClick={() => navigate('/log-in', { state: { from: continuePath(situation) } })}>
+              Log in
+            </button>
+          )}
+          <button type="button" className="network-banner__help" onClick={() => setHelp(true)}>
+            More help
+          </button>
+        </span>
       </div>
-      <BottomSheet open={help} title="More help" onClose={() => setHelp(false)}>
-        <p>
-          Your photos, videos and audio are stored locally on this device while the connection is poor or lost. They can
-          be uploaded once the network returns.
-        </p>
-      </BottomSheet>
+      {helpSheet}
     </>
   );
 }

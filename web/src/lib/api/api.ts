@@ -5,6 +5,6 @@ import { baseQuery } from './baseQuery';
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Me'],
+  tagTypes: ['Me', 'Folder', 'Item', 'StorageUsage'],
   endpoints: () => ({}),
 });

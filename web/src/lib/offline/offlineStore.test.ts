@@ -126,6 +126,25 @@ describe('offline store (spec §3)', () => {
     expect(await store.storedBytes()).toBe(1001);
   });
 
+  it('lifts the limit for a capture made online, still counting its bytes', async () => {
+    const store = freshStore();
+    const huge = new Blob([new Uint8Array(OFFLINE_STORE_MAX_BYTES)]);
+    await store.addCapture(capture('fills', 'home', huge));
+    await expect(store.addCapture(capture('online', 'home', 'z'))).rejects.toBeInstanceOf(OfflineStoreFullError);
+    await store.addCapture(capture('online', 'home', 'z'), { enforceLimit: false });
+    expect(await store.storedBytes()).toBe(OFFLINE_STORE_MAX_BYTES + 1);
+    expect(await store.count()).toBe(2);
+  });
+
+  it('gives one capture by id with its bytes and where it goes', async () => {
+    const store = freshStore();
+    await store.addCapture({ ...capture('a', 'home'), folderId: 'folder-1', section: 'interior', retakeOf: 'item-9' });
+    const got = await store.getCapture('a');
+    expect(got).toMatchObject({ id: 'a', situation: 'home', folderId: 'folder-1', section: 'interior', retakeOf: 'item-9' });
+    expect(await got?.blob.text()).toBe('bytes of a');
+    expect(await store.getCapture('missing')).toBeUndefined();
+  });
+
   it('refuses a duplicate id without changing anything', async () => {
     const store = freshStore();
     await store.addCapture(capture('1', 'home'));

@@ -35,6 +35,12 @@ export const storedCaptureSchema = z
     latitude: z.number().min(-90).max(90).optional(),
     longitude: z.number().min(-180).max(180).optional(),
     durationSeconds: z.number().nonnegative().optional(),
+    /** The folder it goes to, when the situation is an existing folder (else one is created for the situation). */
+    folderId: z.string().min(1).optional(),
+    /** The rental section it belongs to (body, interior, ...). */
+    section: z.string().min(1).optional(),
+    /** The item it replaces (a retake), when it is one. */
+    retakeOf: z.string().min(1).optional(),
     blob: z.instanceof(Blob),
   })
   .refine((c) => c.size === c.blob.size, { message: 'size must be the blob size', path: ['size'] });
@@ -94,12 +100,19 @@ export class DuplicateCaptureError extends Error {
 }
 
 export interface OfflineStore {
-  /** Stores a capture at the end of its situation's list. Throws ZodError, OfflineStoreFullError or DuplicateCaptureError. */
-  addCapture(capture: StoredCapture): Promise<void>;
+  /**
+   * Stores a capture at the end of its situation's list. Throws ZodError, OfflineStoreFullError or
+   * DuplicateCaptureError. `enforceLimit: false` lifts the OFFLINE_STORE_MAX_BYTES check: a capture
+   * made online is kept here only until its upload finishes, so a reload can resume it, and the
+   * limit is for what waits for the network (docs/decisions.md).
+   */
+  addCapture(capture: StoredCapture, options?: { enforceLimit?: boolean }): Promise<void>;
   /** Removes a capture and its bytes; false when it was not stored. A list left empty leaves the map. */
   removeCapture(id: string): Promise<boolean>;
   /** A situation's captures with their bytes, in the order they were stored. */
   listBySituation(situation: string): Promise<StoredCapture[]>;
+  /** One capture with its bytes, or undefined. */
+  getCapture(id: string): Promise<StoredCapture | undefined>;
   /** The situation stored first among those with captures waiting (the banner's Continue), or undefined. */
   firstSituation(): Promise<string | undefined>;
   /** The count: the total of the data lists' lengths. */
@@ -165,12 +178,13 @@ export function createOfflineStore(name: string = OFFLINE_DB_NAME): OfflineStore
   const totalsOf = async (tx: WriteTx) => (await tx.objectStore('meta').get('totals')) ?? { ...EMPTY_TOTALS };
 
   return {
-    async addCapture(capture) {
+    async addCapture(capture, options = {}) {
+      const enforceLimit = options.enforceLimit ?? true;
       const { blob, ...info } = storedCaptureSchema.parse(capture);
       await write(async (tx) => {
         const totals = await totalsOf(tx);
         if (await tx.objectStore('blobs').getKey(info.id)) throw new DuplicateCaptureError(info.id);
-        if (totals.bytes + info.size > OFFLINE_STORE_MAX_BYTES) throw new OfflineStoreFullError(totals.bytes, info.size);
+        if (enforceLimit && totals.bytes + info.size > OFFLINE_STORE_MAX_BYTES) throw new OfflineStoreFullError(totals.bytes, info.size);
         const evidences = tx.objectStore('evidences');
         const existing = await evidences.get(info.situation);
         const entry = existing ?? { situation: info.situation, order: totals.nextOrder, data: [] };
@@ -226,6 +240,15 @@ export function createOfflineStore(name: string = OFFLINE_DB_NAME): OfflineStore
       });
     },
 
+    async getCapture(id) {
+      const tx = (await db()).transaction(['evidences', 'blobs'], 'readonly');
+      const stored = await tx.objectStore('blobs').get(id);
+      const entry = stored ? await tx.objectStore('evidences').get(stored.situation) : undefined;
+      await tx.done;
+      const info = entry?.data.find((c) => c.id === id);
+      return stored && info ? { ...info, blob: stored.blob } : undefined;
+    },
+
     async firstSituation() {
       const entries = await (await db()).getAll('evidences');
       let first: EvidenceEntry | undefined;
@@ -271,4 +294,4 @@ export function createOfflineStore(name: string = OFFLINE_DB_NAME): OfflineStore
 
 /** The app's store, database 'evidentia' (opened on first use). */
 export const offlineStore = createOfflineStore();
-export const { addCapture, removeCapture, listBySituation, firstSituation, count, storedBytes, clear } = offlineStore;
+export const { addCapture, removeCapture, getCapture, listBySituation, firstSituation, count, storedBytes, clear } = offlineStore;

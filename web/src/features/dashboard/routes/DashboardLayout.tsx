@@ -3,6 +3,7 @@ import { NavLink, Outlet } from 'react-router';
 
 const TABS = [
   { to: '/dashboard/home', label: 'Home' },
+  { to: '/dashboard/my-files', label: 'My Files' },
   { to: '/dashboard/settings', label: 'Settings' },
 ];
 

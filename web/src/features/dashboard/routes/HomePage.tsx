@@ -1,5 +1,13 @@
-//! Home: who is signed in.
+//! Home: who is signed in, and the quick actions: capture evidence, the rental captures, the guide.
+import { Link } from 'react-router';
 import { useMeQuery } from '../../../lib/api/me';
+
+const QUICK_ACTIONS = [
+  { to: '/evidence', label: 'Capture Evidence', hint: 'Photo, video or audio, online or offline' },
+  { to: '/vehicle-rental', label: 'Vehicle Rental', hint: 'Record a vehicle at pick-up and return' },
+  { to: '/hotel-rental', label: 'Hotel Rental', hint: 'Record a room at check-in and check-out' },
+  { to: '/dashboard/guide', label: 'Guide', hint: 'How capture, storage and the integrity check work' },
+];
 
 export function HomePage() {
   const { data: me, isLoading } = useMeQuery();
@@ -15,6 +23,20 @@ export function HomePage() {
           <p className="muted">{me.email}</p>
         </section>
       )}
+      <nav aria-label="Quick actions">
+        <ul className="home__actions">
+          {QUICK_ACTIONS.map((action) => (
+            <li key={action.to}>
+              <Link to={action.to} className="home__action" aria-label={action.label} aria-describedby={`home-action-${action.label.replace(/\W+/g, '-')}`}>
+                <span className="home__action-label">{action.label}</span>
+                <span id={`home-action-${action.label.replace(/\W+/g, '-')}`} className="home__action-hint muted">
+                  {action.hint}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
     </main>
   );
 }

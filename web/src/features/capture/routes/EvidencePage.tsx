@@ -1,0 +1,246 @@
+//! /evidence (spec §2): capture photo, video and audio into a situation's folder, with the place,
+//! and watch each file upload. Query: situation (a folder id, or the id of a new situation whose
+//! folder is made on the first upload), syncOffline=1 (resume files stored offline), mode
+//! (photo | video | audio), section (a rental section), retake (the item a capture replaces) and
+//! returnTo (where 'Done' goes). Every capture is stored on the device first and leaves the store
+//! only once uploaded, so a lost network, a reload or a closed tab loses nothing.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useAppDispatch } from '../../../app/hooks';
+import { InfoBanner } from '../../../components/InfoBanner';
+import { errorStatus } from '../../../lib/api/errors';
+import { EXPIRED_MESSAGE, useFolderQuery, useItemQuery } from '../../../lib/api/evidence';
+import { formatDate } from '../../../lib/format/format';
+import { sha256Hex } from '../../../lib/hash/sha256';
+import { CAPTURE_MODES, captureName, MEDIA_TYPE_OF, MODE_OF, type CaptureMode } from '../../../lib/media/capture';
+import { useLocation, type LocationState } from '../../../lib/media/useLocation';
+import { useOnline } from '../../../lib/network/useOnline';
+import { offlineStore, OfflineStoreFullError, type CaptureInfo, type StoredCapture } from '../../../lib/offline/offlineStore';
+import { showSnackbar } from '../../../lib/ui/uiSlice';
+import { uploadRemoved } from '../../../lib/upload/uploadSlice';
+import { LocationHelpSheet } from '../components/LocationHelpSheet';
+import { Recorder, type Recording } from '../components/Recorder';
+import { UploadRow } from '../components/UploadRow';
+import { uploadQueue } from '../../../app/uploadQueue';
+
+export const LOCATION_OFF = 'Location is off: files will be saved without their place.';
+
+const MODE_LABELS: Record<CaptureMode, string> = { photo: 'Photo', video: 'Video', audio: 'Audio' };
+
+function isMode(value: string | null): value is CaptureMode {
+  return value !== null && (CAPTURE_MODES as string[]).includes(value);
+}
+
+/** Only paths inside the app: a returnTo elsewhere is ignored. */
+function safeReturnTo(value: string | null): string | undefined {
+  return value && value.startsWith('/') && !value.startsWith('//') ? value : undefined;
+}
+
+function coordinates(location: LocationState) {
+  return location.status === 'located' ? { latitude: location.latitude, longitude: location.longitude } : {};
+}
+
+export function EvidencePage() {
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const dispatch = useAppDispatch();
+  const online = useOnline();
+  const location = useLocation();
+  const [helpOpen, setHelpOpen] = useState(false);
+
+  const situation = params.get('situation');
+  const syncOffline = params.get('syncOffline') === '1';
+  const section = params.get('section') ?? undefined;
+  const retakeOf = params.get('retake') ?? undefined;
+  const returnTo = safeReturnTo(params.get('returnTo'));
+  const retakeItem = useItemQuery(retakeOf ?? '', { skip: !retakeOf || !online });
+  const lockedMode = retakeItem.data ? MODE_OF[retakeItem.data.mediaType as keyof typeof MODE_OF] : undefined;
+  const requestedMode = params.get('mode');
+  const mode: CaptureMode = lockedMode ?? (isMode(requestedMode) ? requestedMode : 'photo');
+
+  // A new situation gets its id at once, so a reload or the banner's Continue comes back to it.
+  useEffect(() => {
+    if (situation) return;
+    const next = new URLSearchParams(params);
+    next.set('situation', crypto.randomUUID());
+    setParams(next, { replace: true });
+  }, [situation, params, setParams]);
+
+  const folder = useFolderQuery(situation ?? '', { skip: !situation || !online });
+  const folderId = folder.data?.id;
+  const isNewSituation = errorStatus(folder.error) === 404;
+  const expired = folder.data?.expired ?? retakeItem.data?.expired ?? false;
+
+  // The situation's captures: those stored on the device, and those uploaded while this screen is open.
+  const [rows, setRows] = useState<CaptureInfo[]>([]);
+  const [previews, setPreviews] = useState<Record<string, Blob>>({});
+
+  const apply = useCallback((stored: StoredCapture[]) => {
+    setRows((current) => {
+      const storedIds = new Set(stored.map((c) => c.id));
+      // Keep rows that left the store because they were uploaded; add newly stored ones.
+      const kept = current.filter((c) => storedIds.has(c.id) || uploadQueue.itemOf(c.id));
+      const known = new Set(kept.map((c) => c.id));
+      const added = stored.filter((c) => !known.has(c.id)).map(({ blob: _blob, ...info }) => info);
+      return [...kept, ...added];
+    });
+    const photos = stored.filter((c) => c.mediaType === 'image');
+    if (photos.length > 0) {
+      setPreviews((current) => {
+        const missing = photos.filter((c) => !(c.id in current));
+        return missing.length === 0 ? current : { ...current, ...Object.fromEntries(missing.map((c) => [c.id, c.blob])) };
+      });
+    }
+  }, []);
+
+  useEffect(() => {
+    if (!situation) return undefined;
+    let active = true;
+    const load = () =>
+      offlineStore.listBySituation(situation).then((stored) => {
+        if (active) apply(stored);
+      });
+    void load();
+    const unsubscribe = offlineStore.subscribe(() => void load());
+    return () => {
+      active = false;
+      unsubscribe();
+    };
+  }, [situation, apply]);
+
+  // Online, send what waits for this situation (resumed captures included).
+  useEffect(() => {
+    if (situation && online) void uploadQueue.uploadSituation(situation);
+  }, [situation, online]);
+
+  async function onCaptured(recording: Recording) {
+    if (!situation) return;
+    const id = crypto.randomUUID();
+    try {
+      const sha256 = await sha256Hex(recording.blob);
+      await offlineStore.addCapture(
+        {
+          id,
+          situation,
+          name: captureName(recording.mode, recording.capturedAt),
+          mediaType: MEDIA_TYPE_OF[recording.mode],
+          mimeType: recording.mimeType,
+          size: recording.blob.size,
+          sha256,
+          capturedAt: recording.capturedAt.toISOString(),
+          ...coordinates(location),
+          ...(recording.durationSeconds !== undefined && { durationSeconds: recording.durationSeconds }),
+          ...(folderId && { folderId }),
+          ...(section && { section }),
+          ...(retakeOf && { retakeOf }),
+          blob: recording.blob,
+        },
+        // Offline, the store's limit applies; online the file is kept only until it is sent.
+        { enforceLimit: !navigator.onLine },
+      );
+      const preview = recording.preview;
+      if (preview) setPreviews((current) => ({ ...current, [id]: preview }));
+      if (navigator.onLine) void uploadQueue.upload(id);
+    } catch (error) {
+      const message =
+        error instanceof OfflineStoreFullError ? error.message : 'The file could not be saved on this device. Free some space and try again.';
+      dispatch(showSnackbar({ message, type: 'error' }));
+    }
+  }
+
+  async function retakeRow(capture: CaptureInfo) {
+    uploadQueue.cancel(capture.id);
+    await offlineStore.removeCapture(capture.id);
+    dispatch(uploadRemoved(capture.id));
+    setRows((current) => current.filter((c) => c.id !== capture.id));
+    const next = new URLSearchParams(params);
+    next.set('mode', MODE_OF[capture.mediaType]);
+    next.delete('syncOffline');
+    setParams(next, { replace: true });
+  }
+
+  function setMode(next: CaptureMode) {
+    const query = new URLSearchParams(params);
+    query.set('mode', next);
+    setParams(query, { replace: true });
+  }
+
+  const uploadedFolderId = folderId ?? rows.map((r) => r.folderId).find(Boolean);
+  const title = retakeOf ? 'Retake' : section ? `Capture: ${section[0]?.toUpperCase()}${section.slice(1)}` : 'Capture Evidence';
+  const captureAllowed = !expired && (!retakeOf || !!retakeItem.data || !online);
+  const doneTarget = useMemo(
+    () => returnTo ?? (uploadedFolderId ? `/folder-view?folderId=${encodeURIComponent(uploadedFolderId)}` : '/dashboard/my-files'),
+    [returnTo, uploadedFolderId],
+  );
+
+  return (
+    <main className="page capture">
+      <header className="capture__header">
+        <button type="button" className="link" onClick={() => navigate(-1)}>
+          Back
+        </button>
+        <h1>{title}</h1>
+      </header>
+
+      {folder.data && (
+        <p className="muted capture__folder">
+          {folder.data.name}
+          {folder.data.expirationDate && ` · Storage date ${formatDate(folder.data.expirationDate)}`}
+        </p>
+      )}
+      {isNewSituation && <p className="muted capture__folder">A new folder is made for these files.</p>}
+      {expired && <InfoBanner type="attention" title={EXPIRED_MESSAGE} />}
+      {location.status === 'denied' && (
+        <InfoBanner type="attention" title={LOCATION_OFF} actionLabel="How to turn it on" onAction={() => setHelpOpen(true)} />
+      )}
+      {location.status === 'located' && (
+        <p className="muted capture__location" data-testid="capture-location">
+          Location: {location.latitude.toFixed(5)}, {location.longitude.toFixed(5)}
+        </p>
+      )}
+
+      {!retakeOf && (
+        <div className="capture__modes" role="tablist" aria-label="What to capture">
+          {CAPTURE_MODES.map((m) => (
+            <button key={m} type="button" role="tab" aria-selected={m === mode} className={`capture__mode${m === mode ? ' capture__mode--active' : ''}`} onClick={() => setMode(m)}>
+              {MODE_LABELS[m]}
+            </button>
+          ))}
+        </div>
+      )}
+
+      {!(syncOffline && rows.length > 0) && captureAllowed && <Recorder key={mode} mode={mode} onCaptured={(r) => void onCaptured(r)} />}
+      {syncOffline && rows.length > 0 && (
+        <button type="button" className="btn btn--secondary" onClick={() => {
+            const query = new URLSearchParams(params);
+            query.delete('syncOffline');
+            setParams(query, { replace: true });
+          }}>
+          Capture More
+        </button>
+      )}
+
+      {rows.length > 0 && (
+        <section aria-label="Files">
+          <h2 className="capture__files-title">Files</h2>
+          <ul className="upload-list">
+            {rows.map((capture) => (
+              <UploadRow
+                key={capture.id}
+                capture={capture}
+                preview={previews[capture.id]}
+                online={online}
+                onRetake={() => void retakeRow(capture)}
+                onRetry={() => void uploadQueue.upload(capture.id)}
+              />
+            ))}
+          </ul>
+          <Link className="btn btn--primary" to={doneTarget}>
+            Done
+          </Link>
+        </section>
+      )}
+      <LocationHelpSheet open={helpOpen} onClose={() => setHelpOpen(false)} />
+    </main>
+  );
+}

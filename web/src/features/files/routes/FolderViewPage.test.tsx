@@ -1,0 +1,100 @@
+// The folder view: opening files (spec §2 viewers), expired files blocked (spec §4, §8), the menus
+// of spec §2, retake, details, and the list/grid toggle.
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EXPIRED_MESSAGE } from '../../../lib/api/evidence';
+import { apiFolder, apiItem, makeTestStore, renderRoutes, serveApi } from '../testing/helpers';
+import { FolderViewPage } from './FolderViewPage';
+
+afterEach(() => vi.unstubAllGlobals());
+
+function setup(items: ReturnType<typeof apiItem>[], folder = apiFolder()) {
+  const calls = serveApi({
+    'GET evidence/folders/folder-1/': folder,
+    'GET evidence/folders/folder-1/items/': { items },
+    'GET evidence/items/item-1/download/': { url: 'http://s3.local/fresh.jpg', expires_at: null },
+  });
+  const store = makeTestStore();
+  const view = renderRoutes(
+    store,
+    [
+      { path: '/folder-view', element: <FolderViewPage /> },
+      { path: '/evidence', element: <p>Capture</p> },
+    ],
+    '/folder-view?folderId=folder-1',
+  );
+  return { calls, store, ...view };
+}
+
+const menuOf = async (name: string) => {
+  fireEvent.click(await screen.findByRole('button', { name: `More actions for ${name}` }));
+  return screen.getByRole('menu', { name: `Actions for ${name}` });
+};
+const labels = (menu: HTMLElement) => within(menu).getAllByRole('menuitem').map((b) => b.textContent);
+
+describe('folder view', () => {
+  it('opens a photo in the image viewer with a fresh link', async () => {
+    const { calls } = setup([apiItem()]);
+    const open = await screen.findByRole('button', { name: 'Open Front bumper scratch' });
+    await act(async () => fireEvent.click(open));
+    const viewer = await screen.findByRole('dialog', { name: 'Front bumper scratch' });
+    expect(within(viewer).getByRole('img', { name: 'Front bumper scratch' })).toHaveAttribute('src', 'http://s3.local/fresh.jpg');
+    expect(calls.some((c) => c.path === 'evidence/items/item-1/download/')).toBe(true);
+  });
+
+  it("refuses to open an expired file with 'Please extend your Storage Date for this file.'", async () => {
+    const { store, calls } = setup([apiItem({ expired: true, thumbnail: null, temporary_file_url: null })], apiFolder({ expired: true }));
+    const open = await screen.findByRole('button', { name: 'Open Front bumper scratch' });
+    await act(async () => fireEvent.click(open));
+    expect(store.getState().snackbar).toMatchObject({ isShown: true, type: 'info', message: EXPIRED_MESSAGE });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls.some((c) => c.path.endsWith('/download/'))).toBe(false);
+    expect(screen.getAllByText('Expired').length).toBeGreaterThan(0);
+  });
+
+  it('refuses to download an expired file', async () => {
+    const { store } = setup([apiItem({ expired: true })], apiFolder({ expired: true }));
+    const menu = await menuOf('Front bumper scratch');
+    await act(async () => fireEvent.click(within(menu).getByRole('menuitem', { name: 'Download' })));
+    expect(store.getState().snackbar).toMatchObject({ isShown: true, message: EXPIRED_MESSAGE });
+  });
+
+  it('gives a verified file the full menu and a rejected one the editable menu with Retake', async () => {
+    setup([apiItem(), apiItem({ id: 'item-2', name: 'Hash differs', status: 'rejected', rejection_reason: 'Size differs.', can_retake: true })]);
+    expect(labels(await menuOf('Front bumper scratch'))).toEqual(['Rename', 'Retake', 'Details', 'Download', 'Delete']);
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(labels(await menuOf('Hash differs'))).toEqual(['Rename', 'Retake', 'Details', 'Delete']);
+  });
+
+  it('retakes on the capture screen with the folder, item, mode and the way back', async () => {
+    const { router } = setup([apiItem({ media_type: 'video', name: 'Walkaround' })]);
+    const menu = await menuOf('Walkaround');
+    await act(async () => fireEvent.click(within(menu).getByRole('menuitem', { name: 'Retake' })));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/evidence'));
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      situation: 'folder-1',
+      retake: 'item-1',
+      mode: 'video',
+      returnTo: '/folder-view?folderId=folder-1',
+    });
+  });
+
+  it('shows every recorded fact in Details', async () => {
+    setup([apiItem()]);
+    fireEvent.click(within(await menuOf('Front bumper scratch')).getByRole('menuitem', { name: 'Details' }));
+    const details = screen.getByRole('dialog', { name: 'Details' });
+    expect(details).toHaveTextContent('a'.repeat(64));
+    expect(details).toHaveTextContent('Germany');
+    expect(details).toHaveTextContent('52.520000, 13.405000');
+    expect(details).toHaveTextContent('Mar 4, 2027');
+  });
+
+  it('switches between list rows and grid tiles', async () => {
+    setup([apiItem()]);
+    await screen.findByTestId('file');
+    expect(screen.getByRole('list', { name: 'Files' })).toHaveAttribute('data-layout', 'list');
+    fireEvent.click(screen.getByRole('button', { name: 'Grid' }));
+    expect(screen.getByRole('list', { name: 'Files' })).toHaveAttribute('data-layout', 'grid');
+    expect(screen.getByRole('button', { name: 'Grid' })).toHaveAttribute('aria-pressed', 'true');
+  });
+});

@@ -1,0 +1,106 @@
+//! The uploader's real outbound parts: the evidence API through the app's RTK Query client (so
+//! the bearer token and its refresh apply), and XMLHttpRequest for the bytes to S3 (fetch reports
+//! no upload progress).
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
+import { errorStatus, firstErrorMessage, SERVER_ERROR_MESSAGE } from '../api/errors';
+import { evidenceApi } from '../api/evidence';
+import { UploadError, type ByteSender, type CreatedRef, type EvidenceTransport, type UploadPlan } from './uploader';
+
+/** What a failed upload row says when the reason is the connection. */
+export const CONNECTION_LOST = 'The connection was lost. The file waits on this device and is sent when the network returns.';
+
+function failure(error: unknown): UploadError {
+  const status = errorStatus(error);
+  if (status === undefined) return new UploadError(CONNECTION_LOST, true);
+  if (status >= 500 || status === 429) return new UploadError(firstErrorMessage(error, SERVER_ERROR_MESSAGE), true);
+  return new UploadError(firstErrorMessage(error, SERVER_ERROR_MESSAGE), false);
+}
+
+async function call<T>(request: { unwrap(): Promise<T>; reset?: () => void }): Promise<T> {
+  try {
+    return await request.unwrap();
+  } catch (error) {
+    throw failure(error);
+  }
+}
+
+type Dispatch = ThunkDispatch<unknown, unknown, UnknownAction>;
+
+function plan(created: { item: { id: string }; upload?: unknown }): CreatedRef {
+  return { item: created.item, upload: (created.upload ?? null) as UploadPlan | null };
+}
+
+export function apiTransport(dispatch: Dispatch): EvidenceTransport {
+  const e = evidenceApi.endpoints;
+  return {
+    async findFolder(id) {
+      const request = dispatch(e.folder.initiate(id, { forceRefetch: true, subscribe: false }));
+      try {
+        return await request.unwrap();
+      } catch (error) {
+        // A malformed or unknown id, or another user's folder, is 404: not a folder of this situation yet.
+        if (errorStatus(error) === 404) return undefined;
+        throw failure(error);
+      }
+    },
+    createFolder: (body) => call(dispatch(e.createFolder.initiate(body))),
+    createItem: async (folderId, body) => plan(await call(dispatch(e.createItem.initiate({ folderId, body: { ...body } })))),
+    retakeItem: async (id, body) => plan(await call(dispatch(e.retakeItem.initiate({ id, body: { ...body } })))),
+    partUrls: (id, partNumbers) => call(dispatch(e.partUrls.initiate({ id, partNumbers }))),
+    finish: (id) => call(dispatch(e.finishUpload.initiate(id))),
+  };
+}
+
+/** One XMLHttpRequest: resolves on 2xx; a network failure or another status is a retryable UploadError. */
+function send(
+  method: 'POST' | 'PUT',
+  url: string,
+  body: XMLHttpRequestBodyInit,
+  size: number,
+  onProgress: (loaded: number) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    const abort = () => xhr.abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    const settle = () => signal?.removeEventListener('abort', abort);
+    xhr.open(method, url);
+    xhr.upload.onprogress = (event) => {
+      // A form's total includes its fields: scale to the file's own bytes.
+      if (event.lengthComputable && event.total > 0) onProgress(Math.floor((event.loaded / event.total) * size));
+    };
+    xhr.onload = () => {
+      settle();
+      if (xhr.status >= 200 && xhr.status < 300) resolve();
+      // An expired presigned request (403) or a store in trouble: a new attempt gets fresh URLs.
+      else reject(new UploadError(`The storage refused the upload (HTTP ${xhr.status}).`, true));
+    };
+    xhr.onerror = () => {
+      settle();
+      reject(new UploadError(CONNECTION_LOST, true));
+    };
+    xhr.onabort = () => {
+      settle();
+      reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
+    };
+    xhr.send(body);
+  });
+}
+
+export const xhrSender: ByteSender = {
+  postForm(url, fields, file, onProgress, signal) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    // S3 reads the policy fields first; the file must be the last field.
+    form.append('file', file);
+    return send('POST', url, form, file.size, onProgress, signal);
+  },
+  put(url, body, onProgress, signal) {
+    return send('PUT', url, body, body.size, onProgress, signal);
+  },
+};
