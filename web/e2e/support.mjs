@@ -22,6 +22,9 @@ export async function launch() {
       '--no-first-run',
       '--disable-sync',
       '--disable-quic',
+      // The capture journeys: a fake camera and microphone, allowed without a prompt.
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
     ],
   });
 }
@@ -58,8 +61,9 @@ export async function codeFor(email) {
 
 export function uniqueUser() {
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const digits = `${Date.now()}`.slice(-10);
-  return { username: `e${tag}`.slice(0, 20), email: `e2e-${tag}@example.com`, phone: digits.padStart(10, '5') };
+  // Random digits: users made in the same millisecond must not share a phone number.
+  const digits = `5${Array.from({ length: 9 }, () => Math.floor(Math.random() * 10)).join('')}`;
+  return { username: `e${tag}`.slice(0, 20), email: `e2e-${tag}@example.com`, phone: digits };
 }
 
 /** Signs up through the UI and waits for the home screen. */
@@ -85,4 +89,18 @@ export async function storedLoginInfo(page) {
     const root = JSON.parse(localStorage.getItem('persist:evidentia') ?? '{}');
     return root.loginInfo ? JSON.parse(root.loginInfo) : null;
   });
+}
+
+/** The signed-in page's access token. */
+export async function accessToken(page) {
+  const info = await storedLoginInfo(page);
+  return info?.accessToken;
+}
+
+/** GET an API path with the page's session; the parsed JSON body. */
+export async function apiGet(page, path) {
+  const token = await accessToken(page);
+  const response = await fetch(`${BASE_URL}/api/${path}`, { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
 }
