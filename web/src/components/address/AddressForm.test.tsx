@@ -1,0 +1,77 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { FormProvider, useForm } from 'react-hook-form';
+import { describe, expect, it, vi } from 'vitest';
+import { EMPTY_DETAILS, type PlacesProvider } from '../../lib/places';
+import { AddressForm } from './AddressForm';
+import { AddressPicker } from './AddressPicker';
+import { addressSchema, EMPTY_ADDRESS, type Address } from './rules';
+
+const provider: PlacesProvider = {
+  suggest: vi.fn(async (q: string) =>
+    q.toLowerCase().startsWith('par') ? [{ id: 'FR|IDF|Paris', city: 'Paris', country: 'France', region: 'Île-de-France', label: 'Paris, France' }] : [],
+  ),
+  details: vi.fn(async () => ({ ...EMPTY_DETAILS, country: 'France', countryCode: 'FR', locality: 'Paris', administrativeArea1: 'Île-de-France' })),
+};
+
+describe('the address picker', () => {
+  it('lists suggestions as city plus country after the debounce, or says nothing was found', async () => {
+    const onSelect = vi.fn();
+    render(<AddressPicker provider={provider} debounceMs={10} onSelect={onSelect} onClose={() => {}} />);
+    expect(screen.getByRole('heading', { name: 'Type your Address' })).toBeInTheDocument();
+    const input = screen.getByRole('searchbox', { name: 'Type your Address' });
+    expect(input).toHaveAttribute('maxLength', '200');
+    await userEvent.type(input, 'xyz');
+    expect(await screen.findByText('No Result Found')).toBeInTheDocument();
+    expect(screen.getByText('Try adjusting your search words.')).toBeInTheDocument();
+    await userEvent.clear(input);
+    await userEvent.type(input, 'Par');
+    await userEvent.click(await screen.findByRole('button', { name: /Paris, France/ }));
+    await waitFor(() => expect(onSelect).toHaveBeenCalledWith(expect.objectContaining({ locality: 'Paris' }), expect.objectContaining({ label: 'Paris, France' })));
+  });
+
+  it('searches once per pause in typing', async () => {
+    vi.mocked(provider.suggest).mockClear();
+    render(<AddressPicker provider={provider} debounceMs={50} onSelect={() => {}} onClose={() => {}} />);
+    await userEvent.type(screen.getByRole('searchbox'), 'Paris');
+    await screen.findByRole('button', { name: /Paris, France/ });
+    expect(provider.suggest).toHaveBeenCalledTimes(1);
+    expect(provider.suggest).toHaveBeenCalledWith('Paris');
+  });
+});
+
+function Harness({ initial }: { initial: Address }) {
+  const form = useForm<Address>({ resolver: zodResolver(addressSchema()), defaultValues: initial, mode: 'onChange' });
+  return (
+    <FormProvider {...form}>
+      <AddressForm provider={provider} />
+      <output data-testid="values">{JSON.stringify(form.watch())}</output>
+    </FormProvider>
+  );
+}
+
+describe('the address form', () => {
+  it('shows the find field, divider and banner, and fills from a place clearing the rest', async () => {
+    render(<Harness initial={{ ...EMPTY_ADDRESS, street: 'Old Street', house: '9', apartmentNumber: '2', zipCode: '11111' }} />);
+    expect(screen.getByText('Or Type Manually')).toBeInTheDocument();
+    expect(screen.getByText('All fields except Unit/Suite are required.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: /Find Your Address/ }));
+    await userEvent.type(screen.getByRole('searchbox'), 'par');
+    await userEvent.click(await screen.findByRole('button', { name: /Paris, France/ }, { timeout: 3000 }));
+    await waitFor(() =>
+      expect(JSON.parse(screen.getByTestId('values').textContent ?? '{}')).toEqual({
+        foundAddress: 'Paris, France',
+        country: 'France',
+        province: 'Île-de-France',
+        city: 'Paris',
+        street: '',
+        house: '',
+        apartmentNumber: '',
+        zipCode: '',
+      }),
+    );
+    expect(screen.getByLabelText('Country')).toHaveValue('France');
+    expect(await screen.findAllByText('This field is required')).toHaveLength(3);
+  });
+});
