@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { describe, expect, it, vi } from 'vitest';
 import { EMPTY_DETAILS, type PlacesProvider } from '../../lib/places';
 import { AddressForm } from './AddressForm';
@@ -43,10 +43,11 @@ describe('the address picker', () => {
 
 function Harness({ initial }: { initial: Address }) {
   const form = useForm<Address>({ resolver: zodResolver(addressSchema()), defaultValues: initial, mode: 'onChange' });
+  const values = useWatch({ control: form.control });
   return (
     <FormProvider {...form}>
       <AddressForm provider={provider} />
-      <output data-testid="values">{JSON.stringify(form.watch())}</output>
+      <output data-testid="values">{JSON.stringify(values)}</output>
     </FormProvider>
   );
 }

@@ -3,7 +3,7 @@
 //! the fields of spec §3 "Address". It lives inside the caller's react-hook-form FormProvider,
 //! whose values hold the Address fields at the top level (billing address, change address).
 import { useState } from 'react';
-import { useFormContext, type FieldPath, type FieldValues } from 'react-hook-form';
+import { useFormContext, useWatch, type FieldPath, type FieldValues } from 'react-hook-form';
 import { InfoBanner } from '../InfoBanner';
 import { TextField } from '../TextField';
 import type { PlacesProvider } from '../../lib/places';
@@ -38,9 +38,9 @@ interface Props {
 }
 
 export function AddressForm({ provider, onPlaceChosen }: Props) {
-  const { register, formState, setValue, watch } = useFormContext<Address & FieldValues>();
+  const { register, formState, setValue, control } = useFormContext<Address & FieldValues>();
   const [picking, setPicking] = useState(false);
-  const found = watch('foundAddress');
+  const found = useWatch({ control, name: 'foundAddress' });
 
   const fill = (address: Address) => {
     for (const [key, value] of Object.entries(address)) {
