@@ -1,88 +1,12 @@
-//! Loading Stripe.js and the card helpers the payments screens share (spec §4 "Add card", §9).
-//!
-//! The browser learns which Stripe.js to load and which publishable key to use from
-//! GET /api/payments/config/ (production: https://js.stripe.com/v3/ and the live key; locally:
-//! localstripe's stand-in). The script is injected once, then `loadStripe` from
-//! `@stripe/stripe-js/pure` (which never injects a script of its own) picks up `window.Stripe`.
-import { loadStripe } from '@stripe/stripe-js/pure';
-import type { PaymentIntentResult, Stripe, StripeError } from '@stripe/stripe-js';
-import { store } from '../../app/store';
-import { errorStatus } from '../api/errors';
-import { paymentsApi, type PaymentsConfig } from '../api/payments';
-
-/**
- * Used only while GET /api/payments/config/ answers 404 (the endpoint not deployed yet):
- * localstripe's test key and Stripe.js stand-in of the local stack (docs/web.md).
- */
-export const LOCAL_STRIPE_FALLBACK_CONFIG: PaymentsConfig = {
-  publishableKey: 'pk_test_local',
-  stripeJsUrl: 'http://127.0.0.1:8420/js.stripe.com/v3/',
-};
-
-async function fetchConfig(): Promise<PaymentsConfig> {
-  const request = store.dispatch(paymentsApi.endpoints.paymentsConfig.initiate(undefined, { subscribe: false }));
-  const result = await request;
-  if (result.data) return result.data;
-  if (errorStatus(result.error) === 404) return LOCAL_STRIPE_FALLBACK_CONFIG;
-  throw new Error('Could not get the payments configuration');
-}
-
-const injected = new Map<string, Promise<void>>();
-
-/** Adds `<script src={url}>` once per URL and resolves when it has run. */
-export function injectScriptOnce(url: string): Promise<void> {
-  const known = injected.get(url);
-  if (known) return known;
-  const loading = new Promise<void>((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = url;
-    script.async = true;
-    script.addEventListener('load', () => resolve());
-    script.addEventListener('error', () => {
-      injected.delete(url);
-      script.remove();
-      reject(new Error(`Failed to load Stripe.js from ${url}`));
-    });
-    (document.head ?? document.body).appendChild(script);
-  });
-  injected.set(url, loading);
-  return loading;
-}
-
-let client: Promise<Stripe> | null = null;
-
-/** The Stripe.js client, loaded once (a failed load is retried by the next call). */
-export function loadStripeClient(): Promise<Stripe> {
-  if (!client) {
-    client = (async () => {
-      const config = await fetchConfig();
-      await injectScriptOnce(config.stripeJsUrl);
-      const stripe = await loadStripe(config.publishableKey);
-      if (!stripe) throw new Error('Stripe.js not available');
-      return stripe;
-    })();
-    client.catch(() => {
-      client = null;
-    });
-  }
-  return client;
-}
-
-/** Confirms a PaymentIntent with its saved payment method (wallet creation and top-ups, spec §4). */
-export async function confirmCardPayment(clientSecret: string): Promise<PaymentIntentResult> {
-  const stripe = await loadStripeClient();
-  return stripe.confirmCardPayment(clientSecret);
-}
-
-/** True for a Stripe error that is a card decline (code `card_declined`, or a decline code). */
-export function isCardDeclined(error: unknown): boolean {
-  if (!error || typeof error !== 'object') return false;
-  const e = error as Partial<StripeError>;
-  return e.code === 'card_declined' || (typeof e.decline_code === 'string' && e.decline_code.length > 0);
-}
-
-/** Forgets the loaded client (tests). */
-export function resetStripeClientForTests(): void {
-  client = null;
-  injected.clear();
-}
+//! Stripe.js for the payments screens: loading it (client.ts), the Elements provider, the
+//! payment-method session flag.
+export {
+  confirmCardPayment,
+  injectScriptOnce,
+  isCardDeclined,
+  loadStripeClient,
+  LOCAL_STRIPE_FALLBACK_CONFIG,
+  resetStripeClientForTests,
+} from './client';
+export { StripeElements, useStripeStatus, type StripeStatus } from './StripeElements';
+export { hasPaymentMethodFlag, markPaymentMethodAdded, PAYMENT_METHOD_FLAG } from './sessionFlag';
