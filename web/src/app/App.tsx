@@ -21,6 +21,13 @@ import { ProofMetadataPage } from '../features/files/routes/ProofMetadataPage';
 import { GuidePage } from '../features/guide/routes/GuidePage';
 import { RentalCapturePage } from '../features/rental/routes/RentalCapturePage';
 import { RentalStartPage } from '../features/rental/routes/RentalStartPage';
+import { CheckoutPage } from '../features/checkout/routes/CheckoutPage';
+import { ExtendStorageDatePage } from '../features/checkout/routes/ExtendStorageDatePage';
+import { CostEstimatorPage, PayAsYouGoPage, PricingModelsPage } from '../features/checkout/routes/PricesPages';
+import { ExtendStorageSuccessPage, PaymentSuccessPage } from '../features/checkout/routes/SuccessPages';
+import { TransactionInfoPage } from '../features/checkout/routes/TransactionInfoPage';
+import { StoredAccountPage } from '../features/wallet/routes/StoredAccountPage';
+import { WalletCongratulationsPage } from '../features/wallet/routes/WalletCongratulationsPage';
 import { HOME, START } from '../lib/routing/accessTable';
 import { Guard } from './Guard';
 import { persistor, store } from './store';
@@ -69,6 +76,18 @@ const router = createBrowserRouter(
       <Route path="/vehicle-rental/capture" element={<RentalCapturePage kind="vehicle" />} />
       <Route path="/hotel-rental" element={<RentalStartPage key="hotel" kind="hotel" />} />
       <Route path="/hotel-rental/capture" element={<RentalCapturePage kind="hotel" />} />
+      {/* wallet routes: /stored-account, /wallet-congratulations */}
+      <Route path="/stored-account" element={<StoredAccountPage />} />
+      <Route path="/wallet-congratulations" element={<WalletCongratulationsPage />} />
+      {/* checkout routes: /extend-storage-date, /checkout, /transaction-info, /pricing-models, /pay-as-you-go, /cost-estimator-tool, /extend-storage-success, /payment-success */}
+      <Route path="/extend-storage-date/:folderId" element={<ExtendStorageDatePage />} />
+      <Route path="/checkout" element={<CheckoutPage />} />
+      <Route path="/transaction-info" element={<TransactionInfoPage />} />
+      <Route path="/pricing-models" element={<PricingModelsPage />} />
+      <Route path="/pay-as-you-go" element={<PayAsYouGoPage />} />
+      <Route path="/cost-estimator-tool" element={<CostEstimatorPage />} />
+      <Route path="/extend-storage-success" element={<ExtendStorageSuccessPage />} />
+      <Route path="/payment-success" element={<PaymentSuccessPage />} />
       <Route path="*" element={<Navigate to={START} replace />} />
     </Route>,
   ),

@@ -7,3 +7,4 @@ export const folderViewUrl = (folderId: string) => `/folder-view?folderId=${q(fo
 export const folderMapUrl = (folderId: string) => `/folder-map-view?folderId=${q(folderId)}`;
 export const proofMetadataUrl = (folderId: string) => `/proof-metadata-view/${q(folderId)}`;
 export const deleteFilesUrl = (folderId: string) => `/delete-files/${q(folderId)}`;
+export const extendStorageDateUrl = (folderId: string) => `/extend-storage-date/${q(folderId)}`;

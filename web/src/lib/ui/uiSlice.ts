@@ -14,6 +14,17 @@ export interface SnackbarState {
   key: number;
 }
 
+/**
+ * The names of the dialogs the payments screens open through `ui.dialog` (spec §4 "Failed-payment
+ * dialog": open when the current dialog name equals the failed-payment value; spec §8
+ * "Insufficient funds"; the top-up stored account dialog its 'Change Payment Method' opens).
+ */
+export const DIALOG = {
+  failedPayment: 'failed-payment',
+  insufficientFunds: 'insufficient-funds',
+  topUpStoredAccount: 'top-up-stored-account',
+} as const;
+
 export interface UiState {
   /** The name of the dialog that is open, if any (spec §4 "Failed-payment dialog"). */
   dialog: string | null;

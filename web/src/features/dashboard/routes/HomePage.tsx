@@ -1,6 +1,9 @@
-//! Home: who is signed in, and the quick actions: capture evidence, the rental captures, the guide.
+//! Home: who is signed in with the CreditCard Wallet balance, and the quick actions: capture
+//! evidence, the rental captures, the guide.
 import { Link } from 'react-router';
+import { formatMoney } from '../../../components/payments/money';
 import { useMeQuery } from '../../../lib/api/me';
+import '../dashboard.css';
 
 const QUICK_ACTIONS = [
   { to: '/evidence', label: 'Capture Evidence', hint: 'Photo, video or audio, online or offline' },
@@ -21,6 +24,9 @@ export function HomePage() {
             Welcome, <strong data-testid="username">{me.username}</strong>
           </p>
           <p className="muted">{me.email}</p>
+          <Link to="/stored-account" className="home__wallet">
+            CreditCard Wallet <strong data-testid="home-wallet-balance">{formatMoney(me.creditCardWalletBalance)}</strong>
+          </Link>
         </section>
       )}
       <nav aria-label="Quick actions">

@@ -1,12 +1,23 @@
-//! Settings: log out (the rest of the settings come with the accounts issue).
+//! Settings: the payments entries (payment methods, the CreditCard Wallet — its screen shows the
+//! intro while there is no wallet —, pricing models, the cost estimator) and log out (the rest of
+//! the settings come with the accounts issue).
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { logOut } from '../../../app/store';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { api } from '../../../lib/api/api';
 import { START } from '../../../lib/routing/accessTable';
+import '../dashboard.css';
+
+/** The payments entries (spec §2 routes). */
+export const PAYMENT_LINKS = [
+  { to: '/payment-methods', label: 'Payment Methods' },
+  { to: '/stored-account', label: 'CreditCard Wallet' },
+  { to: '/pricing-models', label: 'Pricing Models' },
+  { to: '/cost-estimator-tool', label: 'Cost Estimator' },
+];
 
 const logoutApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -33,6 +44,17 @@ export function SettingsPage() {
   return (
     <main className="page">
       <h1>Settings</h1>
+      <nav aria-label="Payments">
+        <ul className="settings-links">
+          {PAYMENT_LINKS.map((link) => (
+            <li key={link.to}>
+              <Link to={link.to} className="settings-link">
+                {link.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <PrimaryButton variant="red" onClick={() => setConfirming(true)} loading={ending.isLoading}>
         Log out
       </PrimaryButton>

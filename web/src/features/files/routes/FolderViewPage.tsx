@@ -16,7 +16,7 @@ import { RenameDialog } from '../components/RenameDialog';
 import { StorageTag } from '../components/StorageTag';
 import { useFileOpener } from '../components/useFileOpener';
 import { retakeUrl, type FileAction, type FileItem } from '../model/menus';
-import { deleteFilesUrl, folderMapUrl, MY_FILES, proofMetadataUrl } from '../paths';
+import { deleteFilesUrl, extendStorageDateUrl, folderMapUrl, MY_FILES, proofMetadataUrl } from '../paths';
 
 /** While a file is on its way or being checked, the list refreshes itself. */
 export const POLL_MS = 5000;
@@ -96,6 +96,7 @@ function FolderView({ folderId }: { folderId: string }) {
         <Link to={proofMetadataUrl(folderId)}>Proof metadata</Link>
         <Link to={folderMapUrl(folderId)}>Map</Link>
         <Link to={deleteFilesUrl(folderId)}>Delete files</Link>
+        <Link to={extendStorageDateUrl(folderId)}>Extend Storage Date</Link>
       </nav>
       <div className="files-layout" role="group" aria-label="Layout">
         <button type="button" className="files-layout__button" aria-pressed={layout === 'list'} onClick={() => setLayout('list')}>

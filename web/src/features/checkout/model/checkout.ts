@@ -1,0 +1,83 @@
+//! Checkout's rules as plain functions: what is bought (from the address), the price breakdown's
+//! rows by way of payment, where a paid purchase leads, and which answer is a card decline.
+import type { Breakdown, Transaction } from '../../../lib/api/payments';
+
+export type PayWith = 'wallet' | 'card';
+
+/** What checkout sells today: more storage time for a folder (sharing comes with its issue). */
+export interface Purchase {
+  kind: 'storage_extension';
+  folderId: string;
+  months: number;
+}
+
+export const CHECKOUT = '/checkout';
+export const EXTEND_STORAGE_SUCCESS = '/extend-storage-success';
+export const PAYMENT_SUCCESS = '/payment-success';
+
+const q = encodeURIComponent;
+
+export function checkoutUrl(purchase: Purchase): string {
+  return `${CHECKOUT}?kind=${purchase.kind}&folderId=${q(purchase.folderId)}&months=${purchase.months}`;
+}
+
+export const extendStorageUrl = (folderId: string) => `/extend-storage-date/${q(folderId)}`;
+export const folderViewUrl = (folderId: string) => `/folder-view?folderId=${q(folderId)}`;
+export const transactionUrl = (id: string) => `/transaction-info?id=${q(id)}`;
+
+/** The purchase of a checkout address, or null when it names none. */
+export function parsePurchase(params: URLSearchParams): Purchase | null {
+  const folderId = params.get('folderId');
+  const months = Number(params.get('months'));
+  if (params.get('kind') !== 'storage_extension' || !folderId || !Number.isInteger(months) || months < 1) return null;
+  return { kind: 'storage_extension', folderId, months };
+}
+
+/** A paid storage extension shows the new date; any other purchase the payment success screen. */
+export function successPath(transaction: Pick<Transaction, 'id' | 'kind' | 'folderId'>): string {
+  if (transaction.kind === 'storage_extension' && transaction.folderId) {
+    return `${EXTEND_STORAGE_SUCCESS}?transactionId=${q(transaction.id)}&folderId=${q(transaction.folderId)}`;
+  }
+  return `${PAYMENT_SUCCESS}?transactionId=${q(transaction.id)}`;
+}
+
+/** stored-account/pay's 402 'card_declined': a needed card charge was declined. */
+export function isDeclined(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const e = error as { status?: unknown; data?: { errors?: { code?: string }[] } };
+  return e.status === 402 && (e.data?.errors ?? []).some((item) => item?.code === 'card_declined');
+}
+
+export interface BreakdownRow {
+  label: string;
+  /** Cents; a saving is negative. */
+  amount: number;
+  total?: boolean;
+}
+
+/**
+ * The rows of a breakdown paid by card (price, service fee, processing fee, total) or from the
+ * wallet (no processing fee, the wallet saving taken off, the wallet total).
+ */
+export function breakdownRows(b: Breakdown, via: PayWith): BreakdownRow[] {
+  return [
+    { label: 'Price', amount: b.price },
+    { label: 'Service fee', amount: b.serviceFee },
+    { label: 'Processing fee', amount: via === 'card' ? b.processingFee : 0 },
+    { label: 'Wallet saving', amount: via === 'wallet' ? -b.walletSaving : 0 },
+    { label: 'Total', amount: via === 'card' ? b.total : b.walletTotal, total: true },
+  ];
+}
+
+export const totalOf = (b: Breakdown, via: PayWith) => (via === 'card' ? b.total : b.walletTotal);
+
+/** A transaction's own rows: what it cost, as charged (the saving taken off when it applied). */
+export function transactionRows(t: Pick<Transaction, 'price' | 'serviceFee' | 'processingFee' | 'walletSaving' | 'total'>): BreakdownRow[] {
+  return [
+    { label: 'Price', amount: t.price },
+    { label: 'Service fee', amount: t.serviceFee },
+    { label: 'Processing fee', amount: t.processingFee },
+    { label: 'Wallet saving', amount: -t.walletSaving },
+    { label: 'Total', amount: t.total, total: true },
+  ];
+}

@@ -1,0 +1,55 @@
+//! `/extend-storage-date/:folderId`: choose how many months to add (the pricing configuration's
+//! options); shows the folder's current and new storage date and the price breakdown
+//! (storage-price-prolong/calculate), then goes to checkout.
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { PrimaryButton } from '../../../components/PrimaryButton';
+import { useFolderQuery } from '../../../lib/api/evidence';
+import { usePricingQuery, useStoragePriceQuery } from '../../../lib/api/payments';
+import { formatDate } from '../../../lib/format/format';
+import { BreakdownTable } from '../components/BreakdownTable';
+import { DEFAULT_MONTHS, MonthsPicker } from '../components/MonthsPicker';
+import { checkoutUrl, folderViewUrl } from '../model/checkout';
+import '../checkout.css';
+
+export function ExtendStorageDatePage() {
+  const { folderId = '' } = useParams();
+  const navigate = useNavigate();
+  const folder = useFolderQuery(folderId, { skip: !folderId });
+  const pricing = usePricingQuery();
+  const options = pricing.data?.storage.monthsOptions.length ? pricing.data.storage.monthsOptions : DEFAULT_MONTHS;
+  const [chosen, setChosen] = useState<number | null>(null);
+  const months = chosen ?? options[0] ?? 1;
+  const price = useStoragePriceQuery({ folder_id: folderId, months }, { skip: !folderId });
+  const current = price.data?.currentStorageDate ?? folder.data?.expirationDate ?? null;
+
+  return (
+    <main className="page checkout">
+      <Link to={folderViewUrl(folderId)} className="checkout-back">
+        ‹ {folder.data?.name ?? 'Folder'}
+      </Link>
+      <h1>Extend Storage Date</h1>
+      {folder.isError && <p className="muted">The folder could not be loaded.</p>}
+      <section aria-label="Months" className="checkout-section">
+        <p className="muted">Keep this folder for</p>
+        <MonthsPicker options={options} value={months} onChange={setChosen} />
+      </section>
+      <dl className="checkout-dates card">
+        <div>
+          <dt>Current storage date</dt>
+          <dd data-testid="current-storage-date">{current ? formatDate(current) : '—'}</dd>
+        </div>
+        <div>
+          <dt>New storage date</dt>
+          <dd data-testid="new-storage-date">{price.data?.newStorageDate ? formatDate(price.data.newStorageDate) : '—'}</dd>
+        </div>
+      </dl>
+      {price.isFetching && !price.data && <p className="muted">Calculating…</p>}
+      {price.isError && <p className="muted">The price could not be calculated.</p>}
+      {price.data && <BreakdownTable breakdown={price.data} via="both" />}
+      <PrimaryButton disabled={!price.data || price.isFetching} onClick={() => void navigate(checkoutUrl({ kind: 'storage_extension', folderId, months }))}>
+        Continue to Checkout
+      </PrimaryButton>
+    </main>
+  );
+}

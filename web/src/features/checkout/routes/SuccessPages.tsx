@@ -1,0 +1,62 @@
+//! `/extend-storage-success` (a folder's storage date moved: the new date) and `/payment-success`
+//! (any other purchase), both with `?transactionId=` (spec §2).
+import { Link, useSearchParams } from 'react-router';
+import { formatMoney } from '../../../components/payments/money';
+import { useFolderQuery } from '../../../lib/api/evidence';
+import { useTransactionQuery } from '../../../lib/api/payments';
+import { formatDate } from '../../../lib/format/format';
+import { folderViewUrl, transactionUrl } from '../model/checkout';
+import '../checkout.css';
+
+export function ExtendStorageSuccessPage() {
+  const [params] = useSearchParams();
+  const transactionId = params.get('transactionId') ?? '';
+  const folderId = params.get('folderId') ?? '';
+  const transaction = useTransactionQuery(transactionId, { skip: !transactionId });
+  const folder = useFolderQuery(folderId, { skip: !folderId });
+  const date = transaction.data?.storageExpiresAt ?? folder.data?.expirationDate ?? null;
+  return (
+    <main className="page checkout checkout-success">
+      <h1>Storage Date Extended</h1>
+      <p>
+        {folder.data ? <strong>{folder.data.name}</strong> : 'Your folder'} is now stored until{' '}
+        <strong data-testid="extended-storage-date">{date ? formatDate(date) : '…'}</strong>.
+      </p>
+      {transaction.data && <p className="muted">Paid {formatMoney(transaction.data.total)}</p>}
+      {folderId && (
+        <Link to={folderViewUrl(folderId)} className="btn btn--primary">
+          Open Folder
+        </Link>
+      )}
+      {transactionId && (
+        <Link to={transactionUrl(transactionId)} className="btn btn--secondary">
+          Transaction Details
+        </Link>
+      )}
+    </main>
+  );
+}
+
+export function PaymentSuccessPage() {
+  const [params] = useSearchParams();
+  const transactionId = params.get('transactionId') ?? '';
+  const transaction = useTransactionQuery(transactionId, { skip: !transactionId });
+  return (
+    <main className="page checkout checkout-success">
+      <h1>Payment Successful</h1>
+      {transaction.data && (
+        <p>
+          {transaction.data.description}: <strong>{formatMoney(transaction.data.total)}</strong>
+        </p>
+      )}
+      {transactionId && (
+        <Link to={transactionUrl(transactionId)} className="btn btn--secondary">
+          Transaction Details
+        </Link>
+      )}
+      <Link to="/dashboard/home" className="btn btn--primary">
+        Done
+      </Link>
+    </main>
+  );
+}

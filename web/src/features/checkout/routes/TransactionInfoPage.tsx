@@ -1,0 +1,99 @@
+//! `/transaction-info?id=`: one transaction (number, what was bought, when, the breakdown, what the
+//! wallet and the card paid, the new storage date); without an id, the list of transactions.
+import { Link, useSearchParams } from 'react-router';
+import { formatMoney } from '../../../components/payments/money';
+import { useGoBack } from '../../../components/payments/navigation';
+import { useTransactionQuery, useTransactionsQuery } from '../../../lib/api/payments';
+import { formatDate, formatDateTime } from '../../../lib/format/format';
+import { RowsTable } from '../components/BreakdownTable';
+import { folderViewUrl, transactionRows, transactionUrl } from '../model/checkout';
+import '../checkout.css';
+
+export function TransactionInfoPage() {
+  const [params] = useSearchParams();
+  const id = params.get('id');
+  return id ? <OneTransaction id={id} /> : <Transactions />;
+}
+
+function BackLink() {
+  const goBack = useGoBack('/stored-account');
+  return (
+    <button type="button" className="link checkout-back" onClick={goBack}>
+      ‹ Back
+    </button>
+  );
+}
+
+function OneTransaction({ id }: { id: string }) {
+  const transaction = useTransactionQuery(id);
+  const t = transaction.data;
+  return (
+    <main className="page checkout">
+      <BackLink />
+      <h1>Transaction</h1>
+      {transaction.isLoading && <p className="muted">Loading…</p>}
+      {transaction.isError && <p className="muted">The transaction could not be loaded.</p>}
+      {t && (
+        <>
+          <dl className="checkout-facts card">
+            <div>
+              <dt>Transaction Number</dt>
+              <dd data-testid="transaction-number">{t.transactionNumber}</dd>
+            </div>
+            <div>
+              <dt>Description</dt>
+              <dd>{t.description}</dd>
+            </div>
+            <div>
+              <dt>Date</dt>
+              <dd>{formatDateTime(t.createdAt)}</dd>
+            </div>
+            {t.storageExpiresAt && (
+              <div>
+                <dt>Storage date</dt>
+                <dd data-testid="transaction-storage-date">{formatDate(t.storageExpiresAt)}</dd>
+              </div>
+            )}
+            <div>
+              <dt>Paid from the wallet</dt>
+              <dd data-testid="paid-from-wallet">{formatMoney(t.paidFromWallet)}</dd>
+            </div>
+            <div>
+              <dt>Charged to the card</dt>
+              <dd data-testid="charged-to-card">{formatMoney(t.chargedToCard)}</dd>
+            </div>
+          </dl>
+          <RowsTable rows={transactionRows(t)} label="Price breakdown" />
+          {t.folderId && <Link to={folderViewUrl(t.folderId)}>Open the folder</Link>}
+        </>
+      )}
+    </main>
+  );
+}
+
+function Transactions() {
+  const transactions = useTransactionsQuery();
+  return (
+    <main className="page checkout">
+      <BackLink />
+      <h1>Transactions</h1>
+      {transactions.isLoading && <p className="muted">Loading…</p>}
+      {transactions.isError && <p className="muted">Your transactions could not be loaded.</p>}
+      {transactions.data?.length === 0 && <p className="muted">No transactions yet.</p>}
+      <ul className="checkout-list" aria-label="Transactions">
+        {transactions.data?.map((t) => (
+          <li key={t.id}>
+            <Link to={transactionUrl(t.id)}>
+              <span>
+                {t.description}
+                <br />
+                <span className="muted">{formatDate(t.createdAt)}</span>
+              </span>
+              <strong>{formatMoney(t.total)}</strong>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </main>
+  );
+}
