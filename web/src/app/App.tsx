@@ -28,6 +28,9 @@ import { ExtendStorageSuccessPage, PaymentSuccessPage } from '../features/checko
 import { TransactionInfoPage } from '../features/checkout/routes/TransactionInfoPage';
 import { StoredAccountPage } from '../features/wallet/routes/StoredAccountPage';
 import { WalletCongratulationsPage } from '../features/wallet/routes/WalletCongratulationsPage';
+import { AddPaymentMethodPage } from '../features/cards/routes/AddPaymentMethodPage';
+import { PaymentDetailsSetupPage } from '../features/cards/routes/PaymentDetailsSetupPage';
+import { PaymentMethodsPage } from '../features/cards/routes/PaymentMethodsPage';
 import { HOME, START } from '../lib/routing/accessTable';
 import { Guard } from './Guard';
 import { persistor, store } from './store';
@@ -88,6 +91,10 @@ const router = createBrowserRouter(
       <Route path="/cost-estimator-tool" element={<CostEstimatorPage />} />
       <Route path="/extend-storage-success" element={<ExtendStorageSuccessPage />} />
       <Route path="/payment-success" element={<PaymentSuccessPage />} />
+      {/* cards routes: /payment-methods, /payment-methods/add, /payment-details-setup */}
+      <Route path="/payment-methods" element={<PaymentMethodsPage />} />
+      <Route path="/payment-methods/add" element={<AddPaymentMethodPage />} />
+      <Route path="/payment-details-setup" element={<PaymentDetailsSetupPage />} />
       <Route path="*" element={<Navigate to={START} replace />} />
     </Route>,
   ),

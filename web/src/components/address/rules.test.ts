@@ -3,6 +3,7 @@ import { EMPTY_DETAILS } from '../../lib/places';
 import { addressFromPlace, addressSchema, fullAddress } from './rules';
 
 const valid = {
+  foundAddress: '',
   country: 'United States of America',
   province: 'Illinois',
   street: 'Main Street',

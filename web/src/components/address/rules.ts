@@ -29,17 +29,16 @@ export const addressRules = {
 /** The address form's schema; Unit/Suite is required only when `apartmentRequired` is set. */
 export function addressSchema({ apartmentRequired = false }: { apartmentRequired?: boolean } = {}) {
   return z.object({
+    foundAddress: z.string(),
     ...addressRules,
     apartmentNumber: apartmentRequired ? required().max(9, ADDRESS_MESSAGES.max9) : addressRules.apartmentNumber,
   });
 }
 
-export type AddressFields = z.infer<ReturnType<typeof addressSchema>>;
+/** Spec §3 "Address": the found address text and the fields. */
+export type Address = z.infer<ReturnType<typeof addressSchema>>;
 
-/** Spec §3 "Address". */
-export interface Address extends AddressFields {
-  foundAddress: string;
-}
+export type AddressFields = Omit<Address, 'foundAddress'>;
 
 export const ADDRESS_FIELDS = ['country', 'province', 'street', 'house', 'apartmentNumber', 'city', 'zipCode'] as const;
 
