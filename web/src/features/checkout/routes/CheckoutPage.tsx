@@ -113,7 +113,7 @@ function Checkout({ purchase }: { purchase: Purchase }) {
             )}
             <span className="checkout-option__badge">saves 10%</span>
           </span>
-          {price.data && <span className="checkout-option__amount" data-testid="wallet-total">{formatMoney(price.data.walletTotal)}</span>}
+          {price.data && <span className="checkout-option__amount" data-testid="option-wallet-total">{formatMoney(price.data.walletTotal)}</span>}
         </label>
         <label className={`checkout-option${payWith === 'card' ? ' checkout-option--chosen' : ''}${defaultCard ? '' : ' checkout-option--disabled'}`}>
           <input type="radio" name="pay-with" value="card" checked={payWith === 'card'} disabled={!defaultCard} onChange={() => choose('card')} />
@@ -121,7 +121,7 @@ function Checkout({ purchase }: { purchase: Purchase }) {
             <span className="checkout-option__title">Credit Card</span>
             {defaultCard ? <span className="muted">{cardTitle(defaultCard)}</span> : <Link to="/payment-methods">Add Payment Method</Link>}
           </span>
-          {price.data && <span className="checkout-option__amount" data-testid="card-total">{formatMoney(price.data.total)}</span>}
+          {price.data && <span className="checkout-option__amount" data-testid="option-card-total">{formatMoney(price.data.total)}</span>}
         </label>
       </fieldset>
 
