@@ -78,7 +78,11 @@ describe('the local places provider', () => {
 
 describe('the bundled data', () => {
   it('knows big cities of the world', async () => {
-    const places = createLocalPlacesProvider();
+    // The app fetches the city list as a file; here the same JSON is read as a module.
+    const places = createLocalPlacesProvider(async () => ({
+      cities: (await import('country-state-city/lib/assets/city.json')).default as unknown as CityData['cities'],
+      states: (await import('country-state-city/lib/assets/state.json')).default as unknown as CityData['states'],
+    }));
     const labels = (await places.suggest('London')).map((s) => s.label);
     expect(labels).toContain('London, United Kingdom');
     const [berlin] = await places.suggest('Berlin, Germany');
