@@ -322,6 +322,18 @@ async def list_customer_payment_methods(request: web.Request) -> web.Response:
         return err.to_response()
 
 
+_JS_EXTRAS = Path(__file__).with_name("localstripe-js-extras.js")
+
+
+async def stripe_js(_request: web.Request) -> web.Response:
+    """GET /js.stripe.com/v3/: localstripe's Stripe.js stand-in followed by our additions
+    (localstripe-js-extras.js), which fill what the add-card and wallet flows call and the
+    stand-in lacks (createPaymentMethod; confirmCardPayment without a forced 3-D Secure modal)."""
+    base = (Path(server.__file__).parent / "localstripe-v3.js").read_text()
+    extras = _JS_EXTRAS.read_text() if _JS_EXTRAS.exists() else ""
+    return web.Response(text=base + "\n" + extras, content_type="application/javascript")
+
+
 EXTRA_ROUTES = [
     ("GET", "/v1/customers/{id}/payment_methods", list_customer_payment_methods),
 ]
@@ -373,6 +385,12 @@ def build_app() -> web.Application:
     app.middlewares.insert(0, completion_middleware)
     for method, path, handler in EXTRA_ROUTES:
         app.router.add_route(method, path, handler)
+    # Replace the stand-in's own route (registered at import) with the extended script.
+    for resource in app.router.resources():
+        if getattr(resource, "canonical", None) == "/js.stripe.com/v3/":
+            for route in resource:
+                if route.method == "GET":
+                    route._handler = stripe_js  # aiohttp keeps the handler here
     _complete_events()
     return app
 

@@ -83,3 +83,13 @@ impl Event for events::v1::FolderExpired {
     const ROUTING_KEY: &'static str = "evidence.folder_expired";
     const TYPE_NAME: &'static str = "evidentia.events.v1.FolderExpired";
 }
+
+impl Event for events::v1::StorageExtensionPaid {
+    const ROUTING_KEY: &'static str = "payments.storage_extension_paid";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.StorageExtensionPaid";
+}
+
+impl Event for events::v1::PromoCodeRedeemed {
+    const ROUTING_KEY: &'static str = "referrals.promo_code_redeemed";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.PromoCodeRedeemed";
+}

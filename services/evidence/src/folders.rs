@@ -297,3 +297,56 @@ pub async fn delete(
     .await?;
     Ok(objects)
 }
+
+/// A paid storage extension (payments' StorageExtensionPaid) moves the folder's date to the paid
+/// one, once: the date was computed at payment, so a redelivered event finds the folder already
+/// that late and changes nothing. A folder deleted or purged since is logged and left.
+pub struct ExtendOnPayment;
+
+#[async_trait::async_trait]
+impl evidentia_common::consumer::Handler<evidentia_proto::events::v1::StorageExtensionPaid>
+    for ExtendOnPayment
+{
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: evidentia_proto::events::v1::StorageExtensionPaid,
+        _meta: &evidentia_common::consumer::EventMeta,
+    ) -> anyhow::Result<()> {
+        let owner = Uuid::parse_str(&event.owner_id)?;
+        let id = Uuid::parse_str(&event.folder_id)?;
+        let until = event
+            .storage_expires_at
+            .as_ref()
+            .and_then(evidentia_common::time::datetime)
+            .ok_or_else(|| anyhow::anyhow!("StorageExtensionPaid without a date"))?;
+        let current: Option<DateTime<Utc>> = sqlx::query_scalar(
+            "SELECT storage_expires_at FROM folders WHERE owner_id = $1 AND id = $2",
+        )
+        .bind(owner)
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?;
+        match current {
+            None => {
+                tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, "a paid extension for a folder that no longer exists");
+                Ok(())
+            }
+            Some(current) if current >= until => {
+                tracing::info!(folder.id = %id, purchase.id = %event.purchase_id, "storage date already extended");
+                Ok(())
+            }
+            Some(_) => match extend(conn, owner, id, until).await {
+                Ok(_) => {
+                    tracing::info!(folder.id = %id, purchase.id = %event.purchase_id, "storage date extended");
+                    Ok(())
+                }
+                Err(EvidenceError::WrongState(message)) => {
+                    tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, message, "a paid extension for a purged folder");
+                    Ok(())
+                }
+                Err(err) => Err(anyhow::anyhow!("{err}")),
+            },
+        }
+    }
+}

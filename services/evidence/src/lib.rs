@@ -23,7 +23,7 @@ use evidentia_common::{
     service::{Infrastructure, Service},
 };
 use evidentia_proto::{
-    events::v1::{AccountCreated, ItemUploaded},
+    events::v1::{AccountCreated, ItemUploaded, StorageExtensionPaid},
     evidence::v1::evidence_service_server::EvidenceServiceServer,
 };
 use sqlx::{PgPool, migrate::Migrator};
@@ -70,6 +70,7 @@ impl Service for EvidenceService {
         let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
         let consumers = Consumers::new("evidence", infra.pool.clone(), config.service.amqp.clone())
             .on::<AccountCreated, _>("open-storage-account", usage::OpenOnSignUp)
+            .on::<StorageExtensionPaid, _>("extend-on-payment", folders::ExtendOnPayment)
             .on::<ItemUploaded, _>(
                 "verify-upload",
                 verify::VerifyOnUpload {

@@ -112,6 +112,12 @@ impl From<tonic::Status> for ApiError {
                 return Self::internal(&format!("{:?}: {}", status.code(), status.message()));
             }
         };
+        // A declined card is Payment Required, whatever operation needed the charge.
+        let http = if reason.as_deref() == Some("card_declined") {
+            StatusCode::PAYMENT_REQUIRED
+        } else {
+            http
+        };
         let code = reason.unwrap_or_else(|| default_code.to_owned());
         let violations = details
             .bad_request()

@@ -2,6 +2,8 @@
 
 use evidentia_common::config::{ConfigError, SecretString, ServiceConfig, env_or, secret_or};
 
+use crate::pricing::Pricing;
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub service: ServiceConfig,
@@ -9,6 +11,7 @@ pub struct Config {
     /// The Stripe API base; empty means Stripe itself.
     pub stripe_api_base: String,
     pub stripe_webhook_secret: SecretString,
+    pub pricing: Pricing,
 }
 
 impl Config {
@@ -18,6 +21,7 @@ impl Config {
             stripe_secret_key: secret_or("STRIPE_SECRET_KEY", "sk_test_local")?,
             stripe_api_base: env_or("STRIPE_API_BASE", "http://127.0.0.1:8420")?,
             stripe_webhook_secret: secret_or("STRIPE_WEBHOOK_SECRET", "whsec_local")?,
+            pricing: Pricing::from_env()?,
         })
     }
 }

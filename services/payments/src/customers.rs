@@ -69,3 +69,30 @@ pub async fn profile(
     .await?;
     Ok(found.unwrap_or_default())
 }
+
+/// Add-card step 1: the name on the user's Stripe customer (and ours), making the customer first
+/// when it does not exist yet.
+#[tracing::instrument(skip_all, fields(user.id = %user_id))]
+pub async fn update_name(
+    pool: &sqlx::PgPool,
+    stripe: &dyn Stripe,
+    user_id: Uuid,
+    email: &str,
+    first_name: &str,
+    last_name: &str,
+) -> Result<(), PaymentsError> {
+    let name = format!("{first_name} {last_name}");
+    let mut tx = pool.begin().await?;
+    let customer = ensure(&mut tx, stripe, user_id, email, &name).await?;
+    sqlx::query(
+        "UPDATE customers SET first_name = $2, last_name = $3, updated_at = now() WHERE user_id = $1",
+    )
+    .bind(user_id)
+    .bind(first_name)
+    .bind(last_name)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    stripe.update_customer_name(&customer, &name).await?;
+    Ok(())
+}

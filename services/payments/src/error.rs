@@ -1,12 +1,45 @@
 //! Every way a payments operation can fail, and its one conversion to a gRPC status.
 
-use evidentia_common::errors::internal;
-use tonic::Status;
+use evidentia_common::errors::{FieldError, internal, invalid_fields, with_reason};
+use tonic::{Code, Status};
+
+use crate::stripe::StripeFailure;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PaymentsError {
+    #[error("invalid fields")]
+    Invalid(Vec<FieldError>),
+    /// Missing, or another user's: the same answer, so ids cannot be probed.
+    #[error("not found")]
+    NotFound,
+    /// The user has no Stripe customer yet (payments/stripe-customer/create/ makes one).
+    #[error("no Stripe customer")]
+    NoCustomer,
+    /// A rule refuses the operation; the message is the user's.
+    #[error("refused: {0}")]
+    Refused(&'static str),
+    /// A debit would take the balance below zero.
+    #[error("the wallet balance is too low")]
+    InsufficientBalance,
+    /// A card charge the operation needed was declined.
+    #[error("card declined")]
+    CardDeclined,
+    /// Stripe refused a request about a card (its message is the user's).
+    #[error("stripe refused: {0}")]
+    Stripe(String),
+    /// The idempotency key was used before with another request.
+    #[error("idempotency key reused")]
+    KeyReused,
+    #[error("webhook signature")]
+    BadSignature,
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
+}
+
+impl PaymentsError {
+    pub fn invalid(field: &str, message: &str) -> Self {
+        Self::Invalid(vec![FieldError::new(field, message)])
+    }
 }
 
 impl From<sqlx::Error> for PaymentsError {
@@ -15,9 +48,52 @@ impl From<sqlx::Error> for PaymentsError {
     }
 }
 
+impl From<StripeFailure> for PaymentsError {
+    fn from(err: StripeFailure) -> Self {
+        match err {
+            StripeFailure::Declined { .. } => Self::CardDeclined,
+            StripeFailure::Rejected { message } => Self::Stripe(message),
+            StripeFailure::Other(err) => Self::Internal(err),
+        }
+    }
+}
+
 impl From<PaymentsError> for Status {
     fn from(err: PaymentsError) -> Self {
         match err {
+            PaymentsError::Invalid(errors) => invalid_fields(&errors),
+            PaymentsError::NotFound => Status::not_found("Not found."),
+            PaymentsError::NoCustomer => with_reason(
+                Code::FailedPrecondition,
+                "no_customer",
+                "Your payment profile is not ready yet. Please try again.",
+            ),
+            PaymentsError::Refused(message) => {
+                with_reason(Code::FailedPrecondition, "refused", message)
+            }
+            PaymentsError::InsufficientBalance => with_reason(
+                Code::FailedPrecondition,
+                "insufficient_balance",
+                "Your CreditCard Wallet balance is too low.",
+            ),
+            PaymentsError::CardDeclined => with_reason(
+                Code::FailedPrecondition,
+                "card_declined",
+                crate::purchases::CARD_DECLINED,
+            ),
+            PaymentsError::Stripe(message) => {
+                with_reason(Code::FailedPrecondition, "card_error", &message)
+            }
+            PaymentsError::KeyReused => with_reason(
+                Code::AlreadyExists,
+                "idempotency_key_reused",
+                "This Idempotency-Key was used with a different request.",
+            ),
+            PaymentsError::BadSignature => with_reason(
+                Code::PermissionDenied,
+                "bad_signature",
+                "The webhook signature does not match.",
+            ),
             PaymentsError::Internal(err) => internal(&err),
         }
     }

@@ -9,14 +9,15 @@ use evidentia_common::{
     service::{Infrastructure, Service},
 };
 use evidentia_proto::{
-    events::v1::AccountCreated, payments::v1::payments_service_server::PaymentsServiceServer,
+    events::v1::{AccountCreated, PromoCodeRedeemed},
+    payments::v1::payments_service_server::PaymentsServiceServer,
 };
 use sqlx::migrate::Migrator;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
     config::Config,
-    events::CreateCustomerOnSignUp,
+    events::{CreateCustomerOnSignUp, CreditPromoCode},
     grpc::PaymentsApi,
     stripe::{Stripe, StripeApi},
 };
@@ -54,7 +55,8 @@ impl Service for PaymentsService {
                 CreateCustomerOnSignUp {
                     stripe: stripe.clone(),
                 },
-            );
+            )
+            .on::<PromoCodeRedeemed, _>("credit-promo-code", CreditPromoCode);
         infra.consume(consumers, &shutdown);
         let health = grpc::health_service(&["evidentia.payments.v1.PaymentsService"]).await;
         let router = grpc::server()
@@ -62,6 +64,8 @@ impl Service for PaymentsService {
             .add_service(PaymentsServiceServer::new(PaymentsApi {
                 pool: infra.pool.clone(),
                 stripe,
+                pricing: config.pricing.clone(),
+                webhook_secret: config.stripe_webhook_secret.clone(),
             }));
         infra.serve(router, listener, shutdown).await
     }

@@ -1,4 +1,8 @@
-//! The referrals service process.
+//! The referrals service process; `referrals promo-code create ...` is the operators' command.
 fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("promo-code") {
+        return referrals::cli::promo_code(&args[2..]);
+    }
     evidentia_common::service::main::<referrals::ReferralsService>()
 }

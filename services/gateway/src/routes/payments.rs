@@ -1,24 +1,97 @@
-//! `payments/...` (spec §7 "Payments").
+//! `payments/...` (spec §7 "Payments", and the not-shown calls of the add-card flow and the card
+//! action sheet; their paths are in docs/decisions.md). Amounts are integer cents. Money-moving
+//! calls take an `Idempotency-Key` header. The Stripe webhook is the one unauthenticated call: its
+//! signature is checked by the payments service.
 
-use axum::{Json, extract::State};
-use evidentia_proto::{accounts::v1 as accounts, payments::v1 as payments};
-use serde::Serialize;
+use axum::{
+    Json,
+    body::Bytes,
+    extract::{Path, State},
+    http::{HeaderMap, StatusCode},
+};
+use evidentia_common::{grpc::Caller, time::rfc3339};
+use evidentia_proto::{
+    accounts::v1 as accounts, evidence::v1 as evidence, payments::v1 as payments,
+};
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::AppState;
 use crate::{
     auth::User,
-    error::{ApiResult, ErrorBody},
+    error::{ApiError, ApiResult, ErrorBody},
+    extract::ApiJson,
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(create_stripe_customer))
+    OpenApiRouter::new()
+        .routes(routes!(payments_config))
+        .routes(routes!(create_stripe_customer))
+        .routes(routes!(update_customer_name))
+        .routes(routes!(register_payment_method))
+        .routes(routes!(create_setup_intent))
+        .routes(routes!(list_payment_methods))
+        .routes(routes!(get_payment_method))
+        .routes(routes!(set_default_payment_method))
+        .routes(routes!(remove_payment_method))
+        .routes(routes!(get_stored_account))
+        .routes(routes!(update_stored_account))
+        .routes(routes!(delete_stored_account))
+        .routes(routes!(get_wallet))
+        .routes(routes!(create_payment_intent))
+        .routes(routes!(pay))
+        .routes(routes!(list_transactions))
+        .routes(routes!(get_transaction))
+        .routes(routes!(pricing))
+        .routes(routes!(storage_price))
+        .routes(routes!(sharing_price))
+        .routes(routes!(stripe_webhook))
+}
+
+fn idempotency_key(headers: &HeaderMap) -> String {
+    headers
+        .get("idempotency-key")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PaymentsConfig {
+    /// Stripe's publishable key for Stripe.js.
+    pub publishable_key: String,
+    /// Where the browser loads Stripe.js from (Stripe's, or locally the emulator's stand-in).
+    pub stripe_js_url: String,
+}
+
+/// What the browser needs to talk to Stripe.
+#[utoipa::path(get, path = "/api/payments/config/", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = PaymentsConfig), (status = 401, body = ErrorBody)))]
+async fn payments_config(
+    State(state): State<AppState>,
+    User(_caller): User,
+) -> Json<PaymentsConfig> {
+    Json(PaymentsConfig {
+        publishable_key: state.config.stripe_publishable_key.clone(),
+        stripe_js_url: state.config.stripe_js_url.clone(),
+    })
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct StripeCustomer {
     pub stripe_customer_id: String,
+}
+
+async fn profile(state: &AppState, caller: &Caller) -> ApiResult<accounts::Profile> {
+    Ok(state
+        .clients
+        .accounts
+        .clone()
+        .get_profile(caller.request(accounts::GetProfileRequest {}))
+        .await?
+        .into_inner())
 }
 
 /// The user's Stripe customer: the one made when the account was created, or a new one if that
@@ -29,13 +102,7 @@ async fn create_stripe_customer(
     State(state): State<AppState>,
     User(caller): User,
 ) -> ApiResult<Json<StripeCustomer>> {
-    let profile = state
-        .clients
-        .accounts
-        .clone()
-        .get_profile(caller.request(accounts::GetProfileRequest {}))
-        .await?
-        .into_inner();
+    let profile = profile(&state, &caller).await?;
     let name = format!("{} {}", profile.first_name, profile.last_name);
     let customer = state
         .clients
@@ -50,4 +117,750 @@ async fn create_stripe_customer(
     Ok(Json(StripeCustomer {
         stripe_customer_id: customer.stripe_customer_id,
     }))
+}
+
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
+pub struct CustomerName {
+    pub first_name: String,
+    pub last_name: String,
+}
+
+/// Add-card step 1: the name on the card holder's Stripe customer (spec §5 billing names).
+#[utoipa::path(patch, path = "/api/payments/stripe-customer/name/update/", tag = "payments", security(("bearer" = [])),
+    request_body = CustomerName,
+    responses((status = 200, body = CustomerName), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn update_customer_name(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<CustomerName>,
+) -> ApiResult<Json<CustomerName>> {
+    let profile = profile(&state, &caller).await?;
+    let name = state
+        .clients
+        .payments
+        .clone()
+        .update_customer_name(caller.request(payments::UpdateCustomerNameRequest {
+            first_name: body.first_name,
+            last_name: body.last_name,
+            email: profile.email,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(CustomerName {
+        first_name: name.first_name,
+        last_name: name.last_name,
+    }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PaymentMethod {
+    pub id: String,
+    pub brand: String,
+    pub last4: String,
+    pub fingerprint: String,
+    pub exp_month: i32,
+    pub exp_year: i32,
+    /// The default card for credit card payments.
+    pub default_method: bool,
+    /// The CreditCard Wallet's card.
+    pub wallet: bool,
+}
+
+impl From<payments::PaymentMethod> for PaymentMethod {
+    fn from(p: payments::PaymentMethod) -> Self {
+        Self {
+            id: p.id,
+            brand: p.brand,
+            last4: p.last4,
+            fingerprint: p.fingerprint,
+            exp_month: p.exp_month,
+            exp_year: p.exp_year,
+            default_method: p.default_method,
+            wallet: p.wallet,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PaymentMethods {
+    pub payment_methods: Vec<PaymentMethod>,
+}
+
+impl From<payments::PaymentMethods> for PaymentMethods {
+    fn from(p: payments::PaymentMethods) -> Self {
+        Self {
+            payment_methods: p.payment_methods.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PaymentMethodRef {
+    /// The Stripe PaymentMethod id (`pm_...`).
+    pub payment_method_id: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RegisteredPaymentMethod {
+    pub payment_method_id: String,
+    pub fingerprint: String,
+    pub brand: String,
+    pub last4: String,
+}
+
+/// Add-card step 3: registers the card the browser created at Stripe and answers its
+/// fingerprint (the client compares it with the saved cards: spec §4 duplicates).
+#[utoipa::path(post, path = "/api/payments/payment-method/register/", tag = "payments", security(("bearer" = [])),
+    request_body = PaymentMethodRef,
+    responses((status = 200, body = RegisteredPaymentMethod), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn register_payment_method(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<PaymentMethodRef>,
+) -> ApiResult<Json<RegisteredPaymentMethod>> {
+    let card = state
+        .clients
+        .payments
+        .clone()
+        .register_payment_method(caller.request(payments::RegisterPaymentMethodRequest {
+            payment_method_id: body.payment_method_id,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(RegisteredPaymentMethod {
+        payment_method_id: card.id,
+        fingerprint: card.fingerprint,
+        brand: card.brand,
+        last4: card.last4,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SetupIntentRequest {
+    pub stripe_customer_id: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SetupIntent {
+    pub client_secret: String,
+}
+
+/// Add-card step 5: a SetupIntent for the registered card, confirmed in the browser.
+#[utoipa::path(post, path = "/api/payments/stripe-setup-intent/create/", tag = "payments", security(("bearer" = [])),
+    request_body = SetupIntentRequest,
+    responses((status = 200, body = SetupIntent), (status = 404, body = ErrorBody)))]
+async fn create_setup_intent(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<SetupIntentRequest>,
+) -> ApiResult<Json<SetupIntent>> {
+    let intent = state
+        .clients
+        .payments
+        .clone()
+        .create_setup_intent(caller.request(payments::CreateSetupIntentRequest {
+            stripe_customer_id: body.stripe_customer_id,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(SetupIntent {
+        client_secret: intent.client_secret,
+    }))
+}
+
+/// The saved cards (spec §3), saving cards whose setup just succeeded.
+#[utoipa::path(get, path = "/api/payments/payment-methods/get/", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = PaymentMethods), (status = 401, body = ErrorBody)))]
+async fn list_payment_methods(
+    State(state): State<AppState>,
+    User(caller): User,
+) -> ApiResult<Json<PaymentMethods>> {
+    let list = state
+        .clients
+        .payments
+        .clone()
+        .list_payment_methods(caller.request(payments::ListPaymentMethodsRequest {}))
+        .await?
+        .into_inner();
+    Ok(Json(list.into()))
+}
+
+/// One saved card.
+#[utoipa::path(get, path = "/api/payments/payment-method/{id}/retrieve/", tag = "payments", security(("bearer" = [])),
+    params(("id" = String, Path)),
+    responses((status = 200, body = PaymentMethod), (status = 404, body = ErrorBody)))]
+async fn get_payment_method(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(id): Path<String>,
+) -> ApiResult<Json<PaymentMethod>> {
+    let card = state
+        .clients
+        .payments
+        .clone()
+        .get_payment_method(caller.request(payments::PaymentMethodRef {
+            payment_method_id: id,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(card.into()))
+}
+
+/// Makes a saved card the default for credit card payments.
+#[utoipa::path(post, path = "/api/payments/payment-method/set-default/", tag = "payments", security(("bearer" = [])),
+    request_body = PaymentMethodRef,
+    responses((status = 200, body = PaymentMethods), (status = 404, body = ErrorBody)))]
+async fn set_default_payment_method(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<PaymentMethodRef>,
+) -> ApiResult<Json<PaymentMethods>> {
+    let list = state
+        .clients
+        .payments
+        .clone()
+        .set_default_payment_method(caller.request(payments::PaymentMethodRef {
+            payment_method_id: body.payment_method_id,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(list.into()))
+}
+
+/// Removes a saved card; the default card cannot be removed (spec §8).
+#[utoipa::path(post, path = "/api/payments/payment-method/remove/", tag = "payments", security(("bearer" = [])),
+    request_body = PaymentMethodRef,
+    responses((status = 200, body = PaymentMethods), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn remove_payment_method(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<PaymentMethodRef>,
+) -> ApiResult<Json<PaymentMethods>> {
+    let list = state
+        .clients
+        .payments
+        .clone()
+        .remove_payment_method(caller.request(payments::PaymentMethodRef {
+            payment_method_id: body.payment_method_id,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(list.into()))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StoredAccount {
+    /// The wallet has a card (auto top-up on).
+    pub active: bool,
+    pub payment_method_id: Option<String>,
+    pub brand: Option<String>,
+    pub last4: Option<String>,
+    pub auto_topping_up_amount: i64,
+    pub balance: i64,
+    /// Why the last auto top-up failed (spec §8 insufficient funds); null when it did not.
+    pub top_up_error: Option<String>,
+}
+
+impl From<payments::StoredAccount> for StoredAccount {
+    fn from(a: payments::StoredAccount) -> Self {
+        Self {
+            active: a.active,
+            payment_method_id: a.payment_method_id,
+            brand: a.brand,
+            last4: a.last4,
+            auto_topping_up_amount: a.auto_topping_up_amount,
+            balance: a.balance,
+            top_up_error: a.top_up_error,
+        }
+    }
+}
+
+/// The CreditCard Wallet (stored account).
+#[utoipa::path(get, path = "/api/payments/stored-account/get/", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = StoredAccount), (status = 401, body = ErrorBody)))]
+async fn get_stored_account(
+    State(state): State<AppState>,
+    User(caller): User,
+) -> ApiResult<Json<StoredAccount>> {
+    let account = state
+        .clients
+        .payments
+        .clone()
+        .get_stored_account(caller.request(payments::GetStoredAccountRequest {}))
+        .await?
+        .into_inner();
+    Ok(Json(account.into()))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct UpdateStoredAccount {
+    /// Cents, 1000 to 10000 (spec §9).
+    pub auto_topping_up_amount: i64,
+    pub payment_method_id: String,
+}
+
+/// Sets the wallet card and the auto top-up amount.
+#[utoipa::path(post, path = "/api/payments/stored-account/update/", tag = "payments", security(("bearer" = [])),
+    request_body = UpdateStoredAccount,
+    responses((status = 200, body = StoredAccount), (status = 400, body = ErrorBody)))]
+async fn update_stored_account(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<UpdateStoredAccount>,
+) -> ApiResult<Json<StoredAccount>> {
+    let account = state
+        .clients
+        .payments
+        .clone()
+        .update_stored_account(caller.request(payments::UpdateStoredAccountRequest {
+            auto_topping_up_amount: body.auto_topping_up_amount,
+            payment_method_id: body.payment_method_id,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(account.into()))
+}
+
+/// Closes the wallet: no card, no auto top-up; the balance stays the user's.
+#[utoipa::path(delete, path = "/api/payments/stored-account/delete/", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = StoredAccount), (status = 401, body = ErrorBody)))]
+async fn delete_stored_account(
+    State(state): State<AppState>,
+    User(caller): User,
+) -> ApiResult<Json<StoredAccount>> {
+    let account = state
+        .clients
+        .payments
+        .clone()
+        .delete_stored_account(caller.request(payments::DeleteStoredAccountRequest {}))
+        .await?
+        .into_inner();
+    Ok(Json(account.into()))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Wallet {
+    pub balance: i64,
+    pub currency: String,
+}
+
+/// The wallet balance.
+#[utoipa::path(get, path = "/api/payments/evidentia-wallet/get/", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = Wallet), (status = 401, body = ErrorBody)))]
+async fn get_wallet(State(state): State<AppState>, User(caller): User) -> ApiResult<Json<Wallet>> {
+    let wallet = state
+        .clients
+        .payments
+        .clone()
+        .get_wallet(caller.request(payments::GetWalletRequest {}))
+        .await?
+        .into_inner();
+    Ok(Json(Wallet {
+        balance: wallet.balance,
+        currency: wallet.currency,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct IntentMetadata {
+    /// 2: create the wallet with the auto top-up amount; 4: top up by an amount.
+    pub action: i32,
+    /// Cents.
+    pub amount: i64,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CreatePaymentIntent {
+    pub payment_method_id: String,
+    pub metadata: IntentMetadata,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PaymentIntent {
+    pub client_secret: String,
+    pub payment_intent_id: String,
+}
+
+/// A PaymentIntent the browser confirms; the wallet is credited once, from the webhook.
+#[utoipa::path(post, path = "/api/payments/payment-intent/create/", tag = "payments", security(("bearer" = [])),
+    params(("Idempotency-Key" = String, Header)), request_body = CreatePaymentIntent,
+    responses((status = 200, body = PaymentIntent), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn create_payment_intent(
+    State(state): State<AppState>,
+    User(caller): User,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<CreatePaymentIntent>,
+) -> ApiResult<Json<PaymentIntent>> {
+    let intent = state
+        .clients
+        .payments
+        .clone()
+        .create_payment_intent(caller.request(payments::CreatePaymentIntentRequest {
+            payment_method_id: body.payment_method_id,
+            metadata: Some(payments::PaymentIntentMetadata {
+                action: body.metadata.action,
+                amount: body.metadata.amount,
+            }),
+            idempotency_key: idempotency_key(&headers),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(PaymentIntent {
+        client_secret: intent.client_secret,
+        payment_intent_id: intent.payment_intent_id,
+    }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Breakdown {
+    pub price: i64,
+    pub service_fee: i64,
+    /// The card processing fee (not paid from the wallet).
+    pub processing_fee: i64,
+    /// 10% of the service fee, saved by paying from the wallet.
+    pub wallet_saving: i64,
+    /// By card: price + service fee + processing fee.
+    pub total: i64,
+    /// From the wallet: price + service fee - wallet saving.
+    pub wallet_total: i64,
+    pub currency: String,
+}
+
+impl From<payments::Breakdown> for Breakdown {
+    fn from(b: payments::Breakdown) -> Self {
+        Self {
+            price: b.price,
+            service_fee: b.service_fee,
+            processing_fee: b.processing_fee,
+            wallet_saving: b.wallet_saving,
+            total: b.total,
+            wallet_total: b.wallet_total,
+            currency: b.currency,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Transaction {
+    pub id: String,
+    pub transaction_number: String,
+    pub kind: String,
+    pub description: String,
+    pub folder_id: Option<String>,
+    pub months: Option<i32>,
+    pub price: i64,
+    pub service_fee: i64,
+    pub processing_fee: i64,
+    pub wallet_saving: i64,
+    pub total: i64,
+    pub paid_from_wallet: i64,
+    pub charged_to_card: i64,
+    pub storage_expires_at: Option<String>,
+    pub created_at: Option<String>,
+}
+
+impl From<payments::Transaction> for Transaction {
+    fn from(t: payments::Transaction) -> Self {
+        let b = t.breakdown.unwrap_or_default();
+        Self {
+            id: t.id,
+            transaction_number: t.transaction_number,
+            kind: t.kind,
+            description: t.description,
+            folder_id: t.folder_id,
+            months: t.months,
+            price: b.price,
+            service_fee: b.service_fee,
+            processing_fee: b.processing_fee,
+            wallet_saving: b.wallet_saving,
+            total: if t.paid_from_wallet > 0 {
+                b.wallet_total
+            } else {
+                b.total
+            },
+            paid_from_wallet: t.paid_from_wallet,
+            charged_to_card: t.charged_to_card,
+            storage_expires_at: rfc3339(t.storage_expires_at),
+            created_at: rfc3339(t.created_at),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PayRequest {
+    /// `storage_extension`.
+    pub kind: String,
+    pub folder_id: String,
+    /// One of the pricing's storage periods.
+    pub months: i32,
+    /// `wallet` or `card`.
+    pub pay_with: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PayResponse {
+    pub transaction: Transaction,
+    pub stored_account: StoredAccount,
+}
+
+async fn folder_snapshot(
+    state: &AppState,
+    caller: &Caller,
+    folder_id: String,
+) -> ApiResult<payments::FolderSnapshot> {
+    let folder = state
+        .clients
+        .evidence
+        .clone()
+        .get_folder(caller.request(evidence::GetFolderRequest { folder_id }))
+        .await?
+        .into_inner();
+    Ok(payments::FolderSnapshot {
+        folder_id: folder.id,
+        used_bytes: folder.used_bytes,
+        storage_expires_at: folder.storage_expires_at,
+    })
+}
+
+/// Pays a purchase (a storage extension): from the wallet first, moving money from the wallet card
+/// when the balance is short, or by the default card. 402 when a needed card charge is declined.
+#[utoipa::path(post, path = "/api/payments/stored-account/pay/", tag = "payments", security(("bearer" = [])),
+    params(("Idempotency-Key" = String, Header)), request_body = PayRequest,
+    responses((status = 200, body = PayResponse), (status = 400, body = ErrorBody), (status = 402, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn pay(
+    State(state): State<AppState>,
+    User(caller): User,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<PayRequest>,
+) -> ApiResult<Json<PayResponse>> {
+    let folder = folder_snapshot(&state, &caller, body.folder_id).await?;
+    let answer = state
+        .clients
+        .payments
+        .clone()
+        .pay(caller.request(payments::PayRequest {
+            kind: body.kind,
+            folder: Some(folder),
+            months: body.months,
+            pay_with: body.pay_with,
+            idempotency_key: idempotency_key(&headers),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(PayResponse {
+        transaction: answer.transaction.unwrap_or_default().into(),
+        stored_account: answer.stored_account.unwrap_or_default().into(),
+    }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Transactions {
+    pub transactions: Vec<Transaction>,
+}
+
+/// The user's purchases, newest first.
+#[utoipa::path(get, path = "/api/payments/transactions/", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = Transactions), (status = 401, body = ErrorBody)))]
+async fn list_transactions(
+    State(state): State<AppState>,
+    User(caller): User,
+) -> ApiResult<Json<Transactions>> {
+    let list = state
+        .clients
+        .payments
+        .clone()
+        .list_transactions(caller.request(payments::ListTransactionsRequest {}))
+        .await?
+        .into_inner();
+    Ok(Json(Transactions {
+        transactions: list.transactions.into_iter().map(Into::into).collect(),
+    }))
+}
+
+/// One purchase (the transaction-info screen).
+#[utoipa::path(get, path = "/api/payments/transactions/{id}/", tag = "payments", security(("bearer" = [])),
+    params(("id" = String, Path)),
+    responses((status = 200, body = Transaction), (status = 404, body = ErrorBody)))]
+async fn get_transaction(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Transaction>> {
+    let t = state
+        .clients
+        .payments
+        .clone()
+        .get_transaction(caller.request(payments::GetTransactionRequest { id }))
+        .await?
+        .into_inner();
+    Ok(Json(t.into()))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StoragePricing {
+    pub month_price: i64,
+    pub included_gb: i64,
+    pub extra_gb_month_price: i64,
+    pub months_options: Vec<i32>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SharingPricing {
+    pub authenticated: i64,
+    pub unauthenticated: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Pricing {
+    pub storage: StoragePricing,
+    pub sharing: SharingPricing,
+    pub service_fee_percent: f64,
+    pub wallet_service_fee_saving_percent: f64,
+    pub card_processing_percent: f64,
+    pub card_processing_fixed: i64,
+    pub first_authorisation: i64,
+    pub auto_top_up_threshold: i64,
+    pub top_up_min: i64,
+    pub top_up_max: i64,
+    pub top_up_presets: Vec<i64>,
+}
+
+/// The pricing configuration the price screens explain.
+#[utoipa::path(get, path = "/api/payments/pricing/", tag = "payments", security(("bearer" = [])),
+    responses((status = 200, body = Pricing), (status = 401, body = ErrorBody)))]
+async fn pricing(State(state): State<AppState>, User(caller): User) -> ApiResult<Json<Pricing>> {
+    let p = state
+        .clients
+        .payments
+        .clone()
+        .get_pricing(caller.request(payments::GetPricingRequest {}))
+        .await?
+        .into_inner();
+    let percent = |bps: i64| bps as f64 / 100.0;
+    Ok(Json(Pricing {
+        storage: StoragePricing {
+            month_price: p.storage_month_price,
+            included_gb: p.storage_included_gb,
+            extra_gb_month_price: p.storage_extra_gb_month_price,
+            months_options: p.storage_months_options,
+        },
+        sharing: SharingPricing {
+            authenticated: p.sharing_authenticated,
+            unauthenticated: p.sharing_unauthenticated,
+        },
+        service_fee_percent: percent(p.service_fee_bps),
+        wallet_service_fee_saving_percent: percent(p.wallet_service_fee_saving_bps),
+        card_processing_percent: percent(p.card_processing_bps),
+        card_processing_fixed: p.card_processing_fixed,
+        first_authorisation: p.first_authorisation,
+        auto_top_up_threshold: p.auto_top_up_threshold,
+        top_up_min: p.top_up_min,
+        top_up_max: p.top_up_max,
+        top_up_presets: p.top_up_presets,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct StoragePriceRequest {
+    /// A folder of the user's (its size and storage date), or
+    pub folder_id: Option<String>,
+    /// a size alone (the cost estimator).
+    pub size_bytes: Option<i64>,
+    pub months: i32,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StoragePrice {
+    #[serde(flatten)]
+    pub breakdown: Breakdown,
+    pub current_storage_date: Option<String>,
+    pub new_storage_date: Option<String>,
+}
+
+/// The price of extending a folder's storage date (or of storing a size) by some months.
+#[utoipa::path(post, path = "/api/payments/storage-price-prolong/calculate/", tag = "payments", security(("bearer" = [])),
+    request_body = StoragePriceRequest,
+    responses((status = 200, body = StoragePrice), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn storage_price(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<StoragePriceRequest>,
+) -> ApiResult<Json<StoragePrice>> {
+    let folder = match body.folder_id {
+        Some(id) => Some(folder_snapshot(&state, &caller, id).await?),
+        None => None,
+    };
+    let price = state
+        .clients
+        .payments
+        .clone()
+        .calculate_storage_price(caller.request(payments::CalculateStoragePriceRequest {
+            folder,
+            size_bytes: body.size_bytes.unwrap_or(0),
+            months: body.months,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(StoragePrice {
+        breakdown: price.breakdown.unwrap_or_default().into(),
+        current_storage_date: rfc3339(price.current_storage_date),
+        new_storage_date: rfc3339(price.new_storage_date),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SharingPriceRequest {
+    /// `authenticated` or `unauthenticated`.
+    pub copy_type: String,
+    pub recipients: i32,
+}
+
+/// The price of sharing copies.
+#[utoipa::path(post, path = "/api/payments/sharing-price/calculate/", tag = "payments", security(("bearer" = [])),
+    request_body = SharingPriceRequest,
+    responses((status = 200, body = Breakdown), (status = 400, body = ErrorBody)))]
+async fn sharing_price(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<SharingPriceRequest>,
+) -> ApiResult<Json<Breakdown>> {
+    let b = state
+        .clients
+        .payments
+        .clone()
+        .calculate_sharing_price(caller.request(payments::CalculateSharingPriceRequest {
+            copy_type: body.copy_type,
+            recipients: body.recipients,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(b.into()))
+}
+
+/// Stripe's webhook deliveries (signed with the endpoint secret; processed once by event id).
+#[utoipa::path(post, path = "/api/payments/stripe/webhook/", tag = "payments",
+    request_body(content = String, description = "A Stripe event, as Stripe signed it", content_type = "application/json"),
+    params(("Stripe-Signature" = String, Header)),
+    responses((status = 200), (status = 403, body = ErrorBody)))]
+async fn stripe_webhook(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<StatusCode> {
+    let signature = headers
+        .get("stripe-signature")
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| ApiError::bad_request("The Stripe-Signature header is missing."))?
+        .to_owned();
+    state
+        .clients
+        .payments
+        .clone()
+        .handle_stripe_webhook(tonic::Request::new(payments::StripeWebhookRequest {
+            payload: body.to_vec(),
+            signature,
+        }))
+        .await?;
+    Ok(StatusCode::OK)
 }

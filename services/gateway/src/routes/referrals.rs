@@ -1,8 +1,8 @@
 //! `shareable-codes/...` (spec §7 "Shareable codes").
 
-use axum::{Json, extract::State};
+use axum::{Json, extract::State, http::HeaderMap};
 use evidentia_proto::referrals::v1 as referrals;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -10,10 +10,13 @@ use super::AppState;
 use crate::{
     auth::User,
     error::{ApiResult, ErrorBody},
+    extract::ApiJson,
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(referral_info))
+    OpenApiRouter::new()
+        .routes(routes!(referral_info))
+        .routes(routes!(check_promo_code))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -42,5 +45,49 @@ async fn referral_info(
     Ok(Json(ReferralInfo {
         code: info.code,
         code_type: info.r#type,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PromoCode {
+    /// As typed, 'AAA AAA' (spec §5), sent in upper case.
+    pub code: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PromoCredit {
+    /// Cents credited to the wallet.
+    pub amount: i64,
+}
+
+/// Applies a promo code: the wallet is credited by its amount, once per user and code. A rejected
+/// code answers 400 with the reason on the `code` field (spec §8).
+#[utoipa::path(post, path = "/api/shareable-codes/promo-code/check/", tag = "shareable-codes", security(("bearer" = [])),
+    params(("Idempotency-Key" = String, Header)), request_body = PromoCode,
+    responses((status = 200, body = PromoCredit), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn check_promo_code(
+    State(state): State<AppState>,
+    User(caller): User,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<PromoCode>,
+) -> ApiResult<Json<PromoCredit>> {
+    let key = headers
+        .get("idempotency-key")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .trim()
+        .to_owned();
+    let credit = state
+        .clients
+        .referrals
+        .clone()
+        .apply_promo_code(caller.request(referrals::ApplyPromoCodeRequest {
+            code: body.code,
+            idempotency_key: key,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(PromoCredit {
+        amount: credit.amount,
     }))
 }

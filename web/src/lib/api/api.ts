@@ -5,6 +5,6 @@ import { baseQuery } from './baseQuery';
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Me', 'Folder', 'Item', 'StorageUsage'],
+  tagTypes: ['Me', 'Folder', 'Item', 'StorageUsage', 'PaymentMethods', 'StoredAccount', 'Wallet', 'Transactions'],
   endpoints: () => ({}),
 });

@@ -446,6 +446,267 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/config/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the browser needs to talk to Stripe. */
+        get: operations["payments_config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/evidentia-wallet/get/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The wallet balance. */
+        get: operations["get_wallet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/payment-intent/create/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A PaymentIntent the browser confirms; the wallet is credited once, from the webhook. */
+        post: operations["create_payment_intent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/payment-method/register/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add-card step 3: registers the card the browser created at Stripe and answers its
+         *     fingerprint (the client compares it with the saved cards: spec §4 duplicates).
+         */
+        post: operations["register_payment_method"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/payment-method/remove/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes a saved card; the default card cannot be removed (spec §8). */
+        post: operations["remove_payment_method"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/payment-method/set-default/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes a saved card the default for credit card payments. */
+        post: operations["set_default_payment_method"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/payment-method/{id}/retrieve/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One saved card. */
+        get: operations["get_payment_method"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/payment-methods/get/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The saved cards (spec §3), saving cards whose setup just succeeded. */
+        get: operations["list_payment_methods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/pricing/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pricing configuration the price screens explain. */
+        get: operations["pricing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/sharing-price/calculate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The price of sharing copies. */
+        post: operations["sharing_price"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/storage-price-prolong/calculate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The price of extending a folder's storage date (or of storing a size) by some months. */
+        post: operations["storage_price"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/stored-account/delete/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Closes the wallet: no card, no auto top-up; the balance stays the user's. */
+        delete: operations["delete_stored_account"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/stored-account/get/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The CreditCard Wallet (stored account). */
+        get: operations["get_stored_account"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/stored-account/pay/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pays a purchase (a storage extension): from the wallet first, moving money from the wallet card
+         *     when the balance is short, or by the default card. 402 when a needed card charge is declined.
+         */
+        post: operations["pay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/stored-account/update/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets the wallet card and the auto top-up amount. */
+        post: operations["update_stored_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/stripe-customer/create/": {
         parameters: {
             query?: never;
@@ -460,6 +721,111 @@ export interface paths {
          *     has not happened yet. Idempotent.
          */
         post: operations["create_stripe_customer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/stripe-customer/name/update/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Add-card step 1: the name on the card holder's Stripe customer (spec §5 billing names). */
+        patch: operations["update_customer_name"];
+        trace?: never;
+    };
+    "/api/payments/stripe-setup-intent/create/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add-card step 5: a SetupIntent for the registered card, confirmed in the browser. */
+        post: operations["create_setup_intent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/stripe/webhook/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stripe's webhook deliveries (signed with the endpoint secret; processed once by event id). */
+        post: operations["stripe_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/transactions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's purchases, newest first. */
+        get: operations["list_transactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/transactions/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One purchase (the transaction-info screen). */
+        get: operations["get_transaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shareable-codes/promo-code/check/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Applies a promo code: the wallet is credited by its amount, once per user and code. A rejected
+         *     code answers 400 with the reason on the `code` field (spec §8).
+         */
+        post: operations["check_promo_code"];
         delete?: never;
         options?: never;
         head?: never;
@@ -507,6 +873,33 @@ export interface components {
             phone_number?: boolean | null;
             username?: boolean | null;
         };
+        Breakdown: {
+            currency: string;
+            /** Format: int64 */
+            price: number;
+            /**
+             * Format: int64
+             * @description The card processing fee (not paid from the wallet).
+             */
+            processing_fee: number;
+            /** Format: int64 */
+            service_fee: number;
+            /**
+             * Format: int64
+             * @description By card: price + service fee + processing fee.
+             */
+            total: number;
+            /**
+             * Format: int64
+             * @description 10% of the service fee, saved by paying from the wallet.
+             */
+            wallet_saving: number;
+            /**
+             * Format: int64
+             * @description From the wallet: price + service fee - wallet saving.
+             */
+            wallet_total: number;
+        };
         /** @enum {string} */
         CodePurpose: "sign_up";
         CreateAccountRequest: {
@@ -519,9 +912,17 @@ export interface components {
             /** @description From `confirmation-code/verify/`. */
             verification_token: string;
         };
+        CreatePaymentIntent: {
+            metadata: components["schemas"]["IntentMetadata"];
+            payment_method_id: string;
+        };
         CreatedItem: {
             item: components["schemas"]["Item"];
             upload?: null | components["schemas"]["Upload"];
+        };
+        CustomerName: {
+            first_name: string;
+            last_name: string;
         };
         Download: {
             expires_at?: string | null;
@@ -569,6 +970,18 @@ export interface components {
             failing?: string[];
             /** @description `ok`, or `unavailable`. */
             status: string;
+        };
+        IntentMetadata: {
+            /**
+             * Format: int32
+             * @description 2: create the wallet with the auto top-up amount; 4: top up by an amount.
+             */
+            action: number;
+            /**
+             * Format: int64
+             * @description Cents.
+             */
+            amount: number;
         };
         /** @description An evidence item (spec §3 "File"). */
         Item: {
@@ -703,12 +1116,80 @@ export interface components {
             part_size: number;
             urls: components["schemas"]["PartUrl"][];
         };
+        PayRequest: {
+            folder_id: string;
+            /** @description `storage_extension`. */
+            kind: string;
+            /**
+             * Format: int32
+             * @description One of the pricing's storage periods.
+             */
+            months: number;
+            /** @description `wallet` or `card`. */
+            pay_with: string;
+        };
+        PayResponse: {
+            stored_account: components["schemas"]["StoredAccount"];
+            transaction: components["schemas"]["Transaction"];
+        };
+        PaymentIntent: {
+            client_secret: string;
+            payment_intent_id: string;
+        };
+        PaymentMethod: {
+            brand: string;
+            /** @description The default card for credit card payments. */
+            default_method: boolean;
+            /** Format: int32 */
+            exp_month: number;
+            /** Format: int32 */
+            exp_year: number;
+            fingerprint: string;
+            id: string;
+            last4: string;
+            /** @description The CreditCard Wallet's card. */
+            wallet: boolean;
+        };
+        PaymentMethodRef: {
+            /** @description The Stripe PaymentMethod id (`pm_...`). */
+            payment_method_id: string;
+        };
+        PaymentMethods: {
+            payment_methods: components["schemas"]["PaymentMethod"][];
+        };
+        PaymentsConfig: {
+            /** @description Stripe's publishable key for Stripe.js. */
+            publishable_key: string;
+            /** @description Where the browser loads Stripe.js from (Stripe's, or locally the emulator's stand-in). */
+            stripe_js_url: string;
+        };
         /** @description A phone number with its country calling code. */
         PhoneNumber: {
             /** @description '+' and 1 to 5 digits, e.g. `+1`. */
             country_code: string;
             /** @description 9 to 11 digits. */
             national_number: string;
+        };
+        Pricing: {
+            /** Format: int64 */
+            auto_top_up_threshold: number;
+            /** Format: int64 */
+            card_processing_fixed: number;
+            /** Format: double */
+            card_processing_percent: number;
+            /** Format: int64 */
+            first_authorisation: number;
+            /** Format: double */
+            service_fee_percent: number;
+            sharing: components["schemas"]["SharingPricing"];
+            storage: components["schemas"]["StoragePricing"];
+            /** Format: int64 */
+            top_up_max: number;
+            /** Format: int64 */
+            top_up_min: number;
+            top_up_presets: number[];
+            /** Format: double */
+            wallet_service_fee_saving_percent: number;
         };
         /** @description The signed-in user's profile (spec §3 "User details"). */
         Profile: {
@@ -739,6 +1220,17 @@ export interface components {
             stripe_customer_id?: string | null;
             username: string;
         };
+        PromoCode: {
+            /** @description As typed, 'AAA AAA' (spec §5), sent in upper case. */
+            code: string;
+        };
+        PromoCredit: {
+            /**
+             * Format: int64
+             * @description Cents credited to the wallet.
+             */
+            amount: number;
+        };
         ReferralInfo: {
             /** @description The user's own referral code. */
             code: string;
@@ -747,6 +1239,12 @@ export interface components {
         };
         RefreshRequest: {
             refresh: string;
+        };
+        RegisteredPaymentMethod: {
+            brand: string;
+            fingerprint: string;
+            last4: string;
+            payment_method_id: string;
         };
         /**
          * @description A vehicle or hotel rental captured at pick-up or at return. Captures in a rental folder have a
@@ -803,6 +1301,48 @@ export interface components {
             /** Format: int64 */
             expires_in_seconds: number;
         };
+        SetupIntent: {
+            client_secret: string;
+        };
+        SetupIntentRequest: {
+            stripe_customer_id: string;
+        };
+        SharingPriceRequest: {
+            /** @description `authenticated` or `unauthenticated`. */
+            copy_type: string;
+            /** Format: int32 */
+            recipients: number;
+        };
+        SharingPricing: {
+            /** Format: int64 */
+            authenticated: number;
+            /** Format: int64 */
+            unauthenticated: number;
+        };
+        StoragePrice: components["schemas"]["Breakdown"] & {
+            current_storage_date?: string | null;
+            new_storage_date?: string | null;
+        };
+        StoragePriceRequest: {
+            /** @description A folder of the user's (its size and storage date), or */
+            folder_id?: string | null;
+            /** Format: int32 */
+            months: number;
+            /**
+             * Format: int64
+             * @description a size alone (the cost estimator).
+             */
+            size_bytes?: number | null;
+        };
+        StoragePricing: {
+            /** Format: int64 */
+            extra_gb_month_price: number;
+            /** Format: int64 */
+            included_gb: number;
+            /** Format: int64 */
+            month_price: number;
+            months_options: number[];
+        };
         StorageUsage: {
             /** Format: int64 */
             file_count: number;
@@ -814,6 +1354,19 @@ export interface components {
              */
             used_bytes: number;
         };
+        StoredAccount: {
+            /** @description The wallet has a card (auto top-up on). */
+            active: boolean;
+            /** Format: int64 */
+            auto_topping_up_amount: number;
+            /** Format: int64 */
+            balance: number;
+            brand?: string | null;
+            last4?: string | null;
+            payment_method_id?: string | null;
+            /** @description Why the last auto top-up failed (spec §8 insufficient funds); null when it did not. */
+            top_up_error?: string | null;
+        };
         StripeCustomer: {
             stripe_customer_id: string;
         };
@@ -822,6 +1375,42 @@ export interface components {
             access: string;
             /** @description Single-use; exchanged at `token/refresh/`. */
             refresh: string;
+        };
+        Transaction: {
+            /** Format: int64 */
+            charged_to_card: number;
+            created_at?: string | null;
+            description: string;
+            folder_id?: string | null;
+            id: string;
+            kind: string;
+            /** Format: int32 */
+            months?: number | null;
+            /** Format: int64 */
+            paid_from_wallet: number;
+            /** Format: int64 */
+            price: number;
+            /** Format: int64 */
+            processing_fee: number;
+            /** Format: int64 */
+            service_fee: number;
+            storage_expires_at?: string | null;
+            /** Format: int64 */
+            total: number;
+            transaction_number: string;
+            /** Format: int64 */
+            wallet_saving: number;
+        };
+        Transactions: {
+            transactions: components["schemas"]["Transaction"][];
+        };
+        UpdateStoredAccount: {
+            /**
+             * Format: int64
+             * @description Cents, 1000 to 10000 (spec §9).
+             */
+            auto_topping_up_amount: number;
+            payment_method_id: string;
         };
         /** @description How to send the bytes: one presigned POST (`single`), or parts (`multipart`). */
         Upload: {
@@ -855,6 +1444,11 @@ export interface components {
         VerifyCodeResponse: {
             /** @description Spent by the call the code unlocks (`accounts/create/`). */
             verification_token: string;
+        };
+        Wallet: {
+            /** Format: int64 */
+            balance: number;
+            currency: string;
         };
     };
     responses: never;
@@ -1749,6 +2343,505 @@ export interface operations {
             };
         };
     };
+    payments_config: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsConfig"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_wallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Wallet"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_payment_intent: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentIntent"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    register_payment_method: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodRef"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredPaymentMethod"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_payment_method: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodRef"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethods"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_default_payment_method: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodRef"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethods"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_payment_method: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethod"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_payment_methods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethods"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pricing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pricing"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sharing_price: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SharingPriceRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Breakdown"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    storage_price: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StoragePriceRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoragePrice"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_stored_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredAccount"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_stored_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredAccount"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pay: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_stored_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateStoredAccount"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredAccount"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     create_stripe_customer: {
         parameters: {
             query?: never;
@@ -1764,6 +2857,205 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StripeCustomer"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_customer_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerName"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerName"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_setup_intent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetupIntentRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupIntent"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    stripe_webhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "Stripe-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A Stripe event, as Stripe signed it */
+        requestBody: {
+            content: {
+                "application/json": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_transactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transactions"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_transaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    check_promo_code: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoCode"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCredit"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {

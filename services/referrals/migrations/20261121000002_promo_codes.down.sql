@@ -1,0 +1,2 @@
+DROP TABLE promo_redemptions;
+DROP TABLE promo_codes;

@@ -1,0 +1,55 @@
+//! Operators' commands (docs/decisions.md "Promo codes"):
+//! `referrals promo-code create --code "ABC 123" --amount-cents 500 [--max-redemptions N] [--expires-at RFC3339]`
+//! against the service's database (`DATABASE_URL` / the local default).
+
+use chrono::{DateTime, Utc};
+
+use crate::{config::Config, promo};
+
+const USAGE: &str = "usage: referrals promo-code create --code <AAA AAA> --amount-cents <n> \
+                     [--max-redemptions <n>] [--expires-at <RFC 3339 time>]";
+
+pub fn promo_code(args: &[String]) -> anyhow::Result<()> {
+    if args.first().map(String::as_str) != Some("create") {
+        anyhow::bail!(USAGE);
+    }
+    let mut code = None;
+    let mut amount = None;
+    let mut max = None;
+    let mut expires: Option<DateTime<Utc>> = None;
+    let mut rest = args[1..].iter();
+    while let Some(flag) = rest.next() {
+        let value = rest
+            .next()
+            .ok_or_else(|| anyhow::anyhow!("{flag} needs a value; {USAGE}"))?;
+        match flag.as_str() {
+            "--code" => code = Some(value.clone()),
+            "--amount-cents" => amount = Some(value.parse::<i64>()?),
+            "--max-redemptions" => max = Some(value.parse::<i32>()?),
+            "--expires-at" => expires = Some(DateTime::parse_from_rfc3339(value)?.to_utc()),
+            other => anyhow::bail!("unknown option {other}; {USAGE}"),
+        }
+    }
+    let (Some(code), Some(amount)) = (code, amount) else {
+        anyhow::bail!(USAGE);
+    };
+    let config = Config::from_env()?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let pool = evidentia_common::db::connect_and_migrate(
+            &config.service.database_url,
+            &crate::startup::MIGRATIONS,
+        )
+        .await?;
+        match promo::create(&pool, &code, amount, max, expires).await {
+            Ok(code) => {
+                println!("promo code {code} created: {amount} cents");
+                Ok(())
+            }
+            Err(promo::PromoError::Invalid(err)) => anyhow::bail!("{}", err.message),
+            Err(promo::PromoError::Internal(err)) => Err(err),
+        }
+    })
+}
