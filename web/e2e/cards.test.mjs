@@ -1,0 +1,155 @@
+// Browser journeys of saved cards (issue 4; spec §2 "Payment-method list", "Add-card dialog",
+// "Payment information / add-card flow", "Billing address sub-screen", "Address picker",
+// "Promo code dialog"; §4 "Add-card flow"; §8 "Duplicate card", "Setup confirmation error").
+// Everything goes through the screens in headless Chromium, with localstripe's Stripe.js
+// stand-in (and our additions, deploy/local/localstripe-js-extras.js) as the card fields.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { apiGet, eventually, launch, phone, signUp, uniqueUser } from './support.mjs';
+
+const LOCALSTRIPE_URL = process.env.LOCALSTRIPE_URL ?? 'http://127.0.0.1:8420';
+const OK_CARD = '4242424242424242';
+const DECLINED_ON_SETUP = '4000000000000002';
+
+/** A localstripe object read with a secret key (it accepts any sk_ key). */
+async function localstripeGet(path) {
+  const response = await fetch(`${LOCALSTRIPE_URL}${path}`, { headers: { authorization: 'Bearer sk_test_e2e' } });
+  if (!response.ok) throw new Error(`localstripe ${path}: ${response.status}`);
+  return response.json();
+}
+
+/** Opens the add-card dialog from /payment-methods through its confirmation. */
+async function openAddCard(page) {
+  await page.goto('/payment-methods');
+  await page.getByRole('button', { name: 'Add Payment Method' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Add Payment Method' });
+  await confirm.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('dialog', { name: 'Add Credit Card' }).waitFor();
+  await page.waitForURL(/[?&]add-payment=true/);
+}
+
+/** Types a card into the stand-in's card Element. */
+async function typeCard(page, number) {
+  await page.locator('[name=localstripe-number]').fill(number);
+  await page.locator('[name=localstripe-exp_month]').fill('12');
+  await page.locator('[name=localstripe-exp_year]').fill(String((new Date().getFullYear() + 5) % 100));
+  await page.locator('[name=localstripe-cvc]').fill('123');
+}
+
+/** The billing address through the picker (Berlin, Germany) and the fields it leaves empty. */
+async function chooseBillingAddress(page) {
+  await page.getByRole('button', { name: 'Billing Address' }).click();
+  const screen = page.getByRole('dialog', { name: 'Credit Card Billing Address' });
+  await screen.getByRole('button', { name: /Find Your Address/ }).click();
+  const picker = page.getByRole('dialog', { name: 'Type your Address' });
+  await picker.getByRole('searchbox').fill('Berlin, Germany');
+  await picker.getByRole('button', { name: /^Berlin, Germany/ }).first().click({ timeout: 30000 });
+  await eventually('the country from the place', async () => (await screen.getByLabel('Country').inputValue()) === 'Germany');
+  assert.equal(await screen.getByLabel('City').inputValue(), 'Berlin');
+  assert.equal(await screen.getByLabel('Province').inputValue(), 'Berlin');
+  assert.equal(await screen.getByLabel('Street').inputValue(), '');
+  assert.equal(await screen.getByRole('button', { name: 'Save' }).isDisabled(), true);
+  await screen.getByLabel('Street').fill('Unter den Linden');
+  await screen.getByLabel('House').fill('5');
+  await screen.getByLabel('Zip Code').fill('10117');
+  await screen.getByRole('button', { name: 'Save' }).click();
+  await screen.waitFor({ state: 'detached' });
+}
+
+async function fillPaymentInformation(page, number) {
+  await page.getByLabel('First Name').fill('Ann');
+  await page.getByLabel('Last Name').fill('Lee');
+  await typeCard(page, number);
+  await chooseBillingAddress(page);
+}
+
+describe('saved cards', () => {
+  let browser;
+  let context;
+  let page;
+
+  before(async () => {
+    browser = await launch();
+    context = await phone(browser);
+    page = await context.newPage();
+    await signUp(page, uniqueUser());
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  test('a card added with a billing address found by typing shows as the default', async () => {
+    await openAddCard(page);
+    await fillPaymentInformation(page, OK_CARD);
+    assert.equal(await page.getByRole('button', { name: 'Billing Address' }).textContent(), '5, Unter den Linden, Berlin, Germany, 10117');
+    await page.getByRole('button', { name: 'Add Card' }).click();
+    await page.getByText('Card was added').waitFor({ timeout: 30000 });
+    await page.getByRole('dialog', { name: 'Add Credit Card' }).waitFor({ state: 'detached' });
+    assert.doesNotMatch(page.url(), /add-payment/);
+
+    const row = page.getByRole('listitem', { name: 'Visa **** 4242' });
+    await row.waitFor();
+    await row.getByText('Default').waitFor();
+    await row.getByText('For payments with Credit Card').waitFor();
+
+    // The billing details went to Stripe with the country's ISO code.
+    const { payment_methods: cards } = await apiGet(page, 'payments/payment-methods/get/');
+    assert.equal(cards.length, 1);
+    assert.equal(cards[0].default_method, true);
+    const method = await localstripeGet(`/v1/payment_methods/${cards[0].id}`);
+    assert.equal(method.billing_details.name, 'Ann Lee');
+    assert.deepEqual(
+      { country: method.billing_details.address.country, city: method.billing_details.address.city, postal: method.billing_details.address.postal_code },
+      { country: 'DE', city: 'Berlin', postal: '10117' },
+    );
+  });
+
+  test('the same card again is a duplicate', async () => {
+    await openAddCard(page);
+    await fillPaymentInformation(page, OK_CARD);
+    await page.getByRole('button', { name: 'Add Card' }).click();
+    await page.getByText('Card ****4242 already exist. Please, add the new one.').waitFor({ timeout: 30000 });
+    await page.getByRole('dialog', { name: 'Add Credit Card' }).getByText('Card already exist').waitFor();
+    const { payment_methods: cards } = await apiGet(page, 'payments/payment-methods/get/');
+    assert.equal(cards.length, 1);
+  });
+
+  test('a card declined on setup tells the provider message and is not saved', async () => {
+    await openAddCard(page);
+    await fillPaymentInformation(page, DECLINED_ON_SETUP);
+    await page.getByRole('button', { name: 'Add Card' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Your card was declined.' }).waitFor({ timeout: 30000 });
+    await page.getByRole('dialog', { name: 'Add Credit Card' }).waitFor();
+    const { payment_methods: cards } = await apiGet(page, 'payments/payment-methods/get/');
+    assert.equal(cards.length, 1);
+
+    // Leaving asks first.
+    await page.getByRole('button', { name: 'Close' }).click();
+    const leave = page.getByRole('dialog', { name: 'Leave this page?' });
+    await leave.getByText('Your progress and data will be lost.').waitFor();
+    await leave.getByRole('button', { name: 'Leave' }).click();
+    await page.getByRole('dialog', { name: 'Add Credit Card' }).waitFor({ state: 'detached' });
+    assert.doesNotMatch(page.url(), /add-payment/);
+  });
+
+  test('the promo dialog applies only a complete code', async () => {
+    await page.goto('/payment-details-setup');
+    await page.getByRole('heading', { name: 'Payment information' }).waitFor();
+    await fillPaymentInformation(page, '5555555555554444');
+    await page.getByRole('button', { name: 'Almost Done!' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Enter Promo Code' });
+    const apply = dialog.getByRole('button', { name: 'Apply Promo Code' });
+    const input = dialog.getByLabel('Promo Code');
+    assert.equal(await apply.isDisabled(), true);
+    await input.pressSequentially('abc123');
+    assert.equal(await input.inputValue(), 'ABC 123');
+    assert.equal(await apply.isDisabled(), true);
+    await input.pressSequentially('4');
+    assert.equal(await input.inputValue(), 'ABC 1234');
+    assert.equal(await apply.isDisabled(), false);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Proceed without a Promo Code' }).waitFor();
+  });
+});
