@@ -29,6 +29,7 @@ import json
 import logging
 import os
 import pickle
+import re
 import sys
 import zlib
 from pathlib import Path
@@ -37,7 +38,7 @@ from typing import Any, Callable
 from aiohttp import web
 
 from localstripe import resources, server, webhooks
-from localstripe.resources import Event, PaymentMethod, Store
+from localstripe.resources import Event, PaymentIntent, PaymentMethod, Store
 from localstripe.errors import UserError
 
 # --------------------------------------------------------------------------
@@ -322,6 +323,40 @@ async def list_customer_payment_methods(request: web.Request) -> web.Response:
         return err.to_response()
 
 
+# Stripe.js calls these with the publishable key (`key` in the body); localstripe accepts such a
+# key only on a few routes and refuses `client_secret` on PaymentIntent confirmation.
+_PK_ROUTES = re.compile(r"^/v1/payment_methods$|^/v1/payment_intents/(pi_\w+)/confirm$")
+
+
+@web.middleware
+async def publishable_key_middleware(request: web.Request, handler):
+    """POST /v1/payment_methods (stripe.createPaymentMethod) and POST
+    /v1/payment_intents/{id}/confirm (stripe.confirmCardPayment) with a publishable key, checking
+    the intent's client secret; any call with a secret key goes to localstripe unchanged."""
+    match = _PK_ROUTES.match(request.path)
+    if request.method != "POST" or not match or server.get_api_key(request) is not None:
+        return await handler(request)
+    data = dict(await server.get_post_data(request, remove_auth=False) or {})
+    key = data.pop("key", None)
+    for unused in ("payment_user_agent", "referrer", "use_stripe_sdk"):
+        data.pop(unused, None)
+    try:
+        if not (isinstance(key, str) and key.startswith("pk_")):
+            raise UserError(401, "Unauthorized")
+        if match.group(1):
+            intent = PaymentIntent._api_retrieve(match.group(1))
+            if data.pop("client_secret", None) != intent.client_secret:
+                raise UserError(401, "Unauthorized")
+            obj = PaymentIntent._api_confirm(match.group(1), **data)
+        else:
+            obj = PaymentMethod._api_create(**data)
+        return web.json_response(obj._export(), dumps=_dumps)
+    except UserError as err:
+        return err.to_response()
+    finally:
+        resources.store.dump_to_disk()
+
+
 _JS_EXTRAS = Path(__file__).with_name("localstripe-js-extras.js")
 
 
@@ -383,6 +418,7 @@ def _complete_events() -> None:
 def build_app() -> web.Application:
     app = server.app
     app.middlewares.insert(0, completion_middleware)
+    app.middlewares.insert(1, publishable_key_middleware)
     for method, path, handler in EXTRA_ROUTES:
         app.router.add_route(method, path, handler)
     # Replace the stand-in's own route (registered at import) with the extended script.

@@ -1,0 +1,154 @@
+"""Benchmark of docs/benchmarks.md (issue 4): 1,000 storage-extension purchases paid from one
+CreditCard Wallet by 100 concurrent clients, every request sent twice with its Idempotency-Key (a
+client retrying), through Envoy against the running stack. Checks that the final balance is exactly
+what the ledger says (credits - 1,000 purchases), that there are 1,000 purchases and no more, and
+that every card charge is credited once; reports purchases per second beside `pgbench -N`
+(simple-update) with the same 100 clients on the same PostgreSQL in the same run.
+
+Run against a `./dev up`: `.dev/venv/bin/python deploy/local/bench_wallet.py [--purchases 1000]`.
+"""
+
+import argparse
+import concurrent.futures
+import glob
+import json
+import os
+import re
+import subprocess
+import time
+import uuid
+
+import urllib3
+
+BASE = os.environ.get("BASE", "http://127.0.0.1:8080")
+STRIPE = os.environ.get("STRIPE", "http://127.0.0.1:8420")
+PG = os.environ.get("PG", "postgres://postgres@127.0.0.1:5432")
+HTTP = urllib3.PoolManager(maxsize=128)
+
+
+def api(method, path, token=None, body=None, key=None, ok=True):
+    headers = {"content-type": "application/json"}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    if key:
+        headers["idempotency-key"] = key
+    r = HTTP.request(method, f"{BASE}/api/{path}", body=json.dumps(body) if body is not None else None,
+                     headers=headers, timeout=60)
+    data = json.loads(r.data) if r.data else None
+    if ok and r.status >= 400:
+        raise SystemExit(f"{method} {path}: {r.status} {data}")
+    return r.status, data
+
+
+def stripe(path, fields):
+    headers = urllib3.make_headers(basic_auth="sk_test_local:")
+    r = HTTP.request("POST", f"{STRIPE}/v1/{path}", fields=fields, headers=headers, encode_multipart=False)
+    data = json.loads(r.data)
+    if r.status >= 400:
+        raise SystemExit(f"stripe {path}: {r.status} {data}")
+    return data
+
+
+def sign_up():
+    tag = str(time.time_ns())
+    email = f"bench-wallet-{tag}@example.com"
+    api("POST", "accounts/confirmation-code/send/", body={"email": email})
+    code = None
+    for _ in range(100):
+        for name in sorted(glob.glob(".dev/mail/*.eml"), reverse=True):
+            text = open(name, encoding="utf-8", errors="replace").read()
+            if f"To: {email}" in text:
+                code = re.search(r"code is (\d{6})", text).group(1)
+                break
+        if code:
+            break
+        time.sleep(0.1)
+    _, verified = api("POST", "accounts/confirmation-code/verify/", body={"email": email, "code": code})
+    _, pair = api("POST", "accounts/create/", body={
+        "email": email, "username": f"bw{tag[-12:]}", "password": "Secret12#",
+        "verification_token": verified["verification_token"],
+        "phone_number": {"country_code": "+1", "national_number": tag[-10:]},
+    })
+    return pair["access"]
+
+
+def psql(db, sql):
+    out = subprocess.run(["psql", f"{PG}/{db}", "-At", "-c", sql], check=True, capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def pgbench(clients, seconds):
+    db = "evidentia_bench_pgbench"
+    subprocess.run(["psql", f"{PG}/postgres", "-qc", f"DROP DATABASE IF EXISTS {db}"], check=True)
+    subprocess.run(["psql", f"{PG}/postgres", "-qc", f"CREATE DATABASE {db}"], check=True)
+    subprocess.run(["pgbench", "-q", "-i", "-s", "10", f"{PG}/{db}"], check=True, capture_output=True)
+    out = subprocess.run(["pgbench", "-N", "-c", str(clients), "-j", "2", "-T", str(seconds), f"{PG}/{db}"],
+                         check=True, capture_output=True, text=True).stdout
+    subprocess.run(["psql", f"{PG}/postgres", "-qc", f"DROP DATABASE {db}"], check=True)
+    return float(re.search(r"tps = ([\d.]+)", out).group(1))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--purchases", type=int, default=1000)
+    parser.add_argument("--clients", type=int, default=100)
+    args = parser.parse_args()
+
+    token = sign_up()
+    _, customer = api("POST", "payments/stripe-customer/create/", token, {})
+    pm = stripe("payment_methods", {"type": "card", "card[number]": "4242424242424242", "card[exp_month]": "12",
+                                    "card[exp_year]": "2030", "card[cvc]": "123"})["id"]
+    api("POST", "payments/payment-method/register/", token, {"payment_method_id": pm})
+    _, setup = api("POST", "payments/stripe-setup-intent/create/", token,
+                   {"stripe_customer_id": customer["stripe_customer_id"]})
+    stripe(f"setup_intents/{setup['client_secret'].split('_secret_')[0]}/confirm", {"payment_method": pm})
+    _, cards = api("GET", "payments/payment-methods/get/", token)
+    card = cards["payment_methods"][0]["id"]
+    # The wallet: $100 now and $100 whenever the balance falls under $5.00.
+    _, intent = api("POST", "payments/payment-intent/create/", token,
+                    {"payment_method_id": card, "metadata": {"action": 2, "amount": 10000}}, key=str(uuid.uuid4()))
+    stripe(f"payment_intents/{intent['payment_intent_id']}/confirm", {})
+    api("POST", "payments/stored-account/update/", token, {"auto_topping_up_amount": 10000, "payment_method_id": card})
+    _, folder = api("POST", "evidence/folders/create/", token, {"name": "Bench folder"})
+    _, account = api("GET", "payments/stored-account/get/", token)
+    start_balance = account["balance"]
+    _, price = api("POST", "payments/storage-price-prolong/calculate/", token, {"folder_id": folder["id"], "months": 1})
+    each = price["wallet_total"]
+    body = {"kind": "storage_extension", "folder_id": folder["id"], "months": 1, "pay_with": "wallet"}
+
+    def purchase(_):
+        key = str(uuid.uuid4())
+        first = api("POST", "payments/stored-account/pay/", token, body, key=key, ok=False)
+        retry = api("POST", "payments/stored-account/pay/", token, body, key=key, ok=False)
+        assert first[0] == 200 and retry[0] == 200, (first, retry)
+        assert first[1]["transaction"]["id"] == retry[1]["transaction"]["id"], "a retry made a second purchase"
+        return first[1]["transaction"]["id"]
+
+    t0 = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(args.clients) as pool:
+        ids = list(pool.map(purchase, range(args.purchases)))
+    elapsed = time.monotonic() - t0
+
+    user = psql("evidentia_payments", f"SELECT user_id FROM customers WHERE stripe_customer_id = '{customer['stripe_customer_id']}'")
+    purchases = int(psql("evidentia_payments", f"SELECT count(*) FROM purchases WHERE user_id = '{user}'"))
+    debits = int(psql("evidentia_payments", f"SELECT -coalesce(sum(amount_cents), 0) FROM wallet_entries WHERE user_id = '{user}' AND kind = 'purchase'"))
+    credits = int(psql("evidentia_payments", f"SELECT coalesce(sum(amount_cents), 0) FROM wallet_entries WHERE user_id = '{user}' AND amount_cents > 0"))
+    charges = int(psql("evidentia_payments", f"SELECT count(*) FROM payment_intents WHERE user_id = '{user}' AND status = 'succeeded'"))
+    credited = int(psql("evidentia_payments", f"SELECT count(*) FROM wallet_entries WHERE user_id = '{user}' AND reference LIKE 'pi:%'"))
+    balance = int(psql("evidentia_payments", f"SELECT balance_cents FROM wallets WHERE user_id = '{user}'"))
+    assert len(set(ids)) == args.purchases == purchases, (len(set(ids)), purchases)
+    assert debits == each * args.purchases, (debits, each * args.purchases)
+    assert balance == credits - debits, (balance, credits, debits)
+    assert charges == credited, f"{charges} succeeded charges, {credited} credited"
+    assert balance >= 0
+    tps = pgbench(args.clients, 10)
+    print(json.dumps({
+        "purchases": purchases, "requests": 2 * args.purchases, "clients": args.clients,
+        "seconds": round(elapsed, 1), "purchases_per_second": round(purchases / elapsed, 1),
+        "each_cents": each, "start_balance": start_balance, "card_charges": charges, "credits_cents": credits,
+        "debits_cents": debits, "final_balance_cents": balance, "pgbench_simple_update_tps": tps,
+    }, indent=2))
+
+
+if __name__ == "__main__":
+    main()
