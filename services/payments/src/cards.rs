@@ -130,7 +130,8 @@ pub async fn create_setup_intent(
 
 /// Saves the user's pending cards whose setup succeeded at Stripe (attaching them to the customer,
 /// which the emulator does not do on confirmation), drops the failed ones, and marks duplicates.
-/// The first card a user saves gets the one-time $0.50 authorisation (spec §9).
+/// The first card a user saves gets the one-time $0.50 authorisation (spec §9). A card left
+/// pending for a day (its setup never confirmed) is no longer asked about.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
 pub async fn reconcile(
     pool: &PgPool,
@@ -138,7 +139,8 @@ pub async fn reconcile(
     user_id: Uuid,
 ) -> Result<(), PaymentsError> {
     let pending: Vec<(String, Option<String>)> = sqlx::query_as(
-        "SELECT id, setup_intent_id FROM payment_methods WHERE user_id = $1 AND status = 'pending'",
+        "SELECT id, setup_intent_id FROM payment_methods WHERE user_id = $1 AND status = 'pending' \
+         AND created_at > now() - interval '1 day'",
     )
     .bind(user_id)
     .fetch_all(pool)
