@@ -4,12 +4,28 @@
 // Everything goes through the screens in headless Chromium, with localstripe's Stripe.js
 // stand-in (and our additions, deploy/local/localstripe-js-extras.js) as the card fields.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { homedir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { apiGet, eventually, launch, phone, signUp, uniqueUser } from './support.mjs';
 
 const LOCALSTRIPE_URL = process.env.LOCALSTRIPE_URL ?? 'http://127.0.0.1:8420';
 const OK_CARD = '4242424242424242';
 const DECLINED_ON_SETUP = '4000000000000002';
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const REFERRALS = path.join(process.env.CARGO_TARGET_DIR ?? path.join(homedir(), '.cache/evidentia/target'), 'debug/referrals');
+
+/** A fresh promo code made with the operators' command: 'AAA AAA'. */
+async function createPromoCode(amountCents) {
+  const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const code = Array.from({ length: 6 }, () => letters[Math.floor(Math.random() * letters.length)]).join('');
+  const masked = `${code.slice(0, 3)} ${code.slice(3)}`;
+  await promisify(execFile)(REFERRALS, ['promo-code', 'create', '--code', masked, '--amount-cents', String(amountCents)], { cwd: REPO });
+  return masked;
+}
 
 /** A localstripe object read with a secret key (it accepts any sk_ key). */
 async function localstripeGet(path) {
@@ -133,23 +149,42 @@ describe('saved cards', () => {
     assert.doesNotMatch(page.url(), /add-payment/);
   });
 
-  test('the promo dialog applies only a complete code', async () => {
+  test('the promo dialog applies only a complete code; a good one credits the wallet, then the card is added', async () => {
+    const code = await createPromoCode(500);
     await page.goto('/payment-details-setup');
     await page.getByRole('heading', { name: 'Payment information' }).waitFor();
     await fillPaymentInformation(page, '5555555555554444');
+    await page.getByRole('button', { name: 'Proceed without a Promo Code' }).waitFor();
     await page.getByRole('button', { name: 'Almost Done!' }).click();
     const dialog = page.getByRole('dialog', { name: 'Enter Promo Code' });
     const apply = dialog.getByRole('button', { name: 'Apply Promo Code' });
     const input = dialog.getByLabel('Promo Code');
     assert.equal(await apply.isDisabled(), true);
-    await input.pressSequentially('abc123');
-    assert.equal(await input.inputValue(), 'ABC 123');
+    await input.pressSequentially('zz9 99');
+    assert.equal(await input.inputValue(), 'ZZ9 99');
     assert.equal(await apply.isDisabled(), true);
-    await input.pressSequentially('4');
-    assert.equal(await input.inputValue(), 'ABC 1234');
+    await input.pressSequentially('9');
+    assert.equal(await input.inputValue(), 'ZZ9 999');
     assert.equal(await apply.isDisabled(), false);
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await dialog.waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: 'Proceed without a Promo Code' }).waitFor();
+
+    // An unknown code: the server's message on the field.
+    await apply.click();
+    await dialog.getByRole('alert').waitFor();
+    assert.notEqual((await dialog.getByRole('alert').textContent()).trim(), '');
+
+    const before = (await apiGet(page, 'payments/evidentia-wallet/get/')).balance;
+    await input.fill('');
+    await input.pressSequentially(code.toLowerCase());
+    assert.equal(await input.inputValue(), code);
+    await apply.click();
+    const applied = page.getByRole('dialog', { name: '$5 Promo Applied' });
+    await applied.getByText("Your credit card won't be charged until your Evidentia Wallet balance expires.").waitFor({ timeout: 30000 });
+    // The credit reaches the wallet (from the referrals service's event) once.
+    await eventually('the promo credit in the wallet', async () => (await apiGet(page, 'payments/evidentia-wallet/get/')).balance === before + 500);
+
+    await applied.getByRole('button', { name: 'Proceed' }).click();
+    await page.waitForURL('**/dashboard/home', { timeout: 30000 });
+    const { payment_methods: cards } = await apiGet(page, 'payments/payment-methods/get/');
+    assert.equal(cards.length, 2);
   });
 });

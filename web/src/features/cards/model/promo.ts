@@ -1,18 +1,17 @@
-//! The promo code input (spec §2, §5): shown as 'AAA AAAA' (any letter or digit, upper case),
-//! Apply enabled once the 7 characters of a code are typed; sent upper case without the space.
-//!
-//! The spec writes the mask as three, space, three, which holds only six characters; the codes
-//! are 7 characters (spec §9, and the referrals service), so the last group takes four
-//! (docs/decisions.md).
-export const PROMO_CODE_LENGTH = 7;
-export const PROMO_MASK = 'AAA AAAA';
+//! The promo code input (spec §2, §3, §5): masked 'AAA AAA' (any letter or digit, shown upper
+//! case), 7 characters with the space; Apply is enabled once no place of the mask is unfilled;
+//! the code is sent upper case without the space (the referrals service stores it so).
+export const PROMO_MASK = 'AAA AAA';
+/** The length of the masked value (spec §9 "Promo code length 7"). */
+export const PROMO_VALUE_LENGTH = PROMO_MASK.length;
+const CODE_LENGTH = PROMO_MASK.replace(/ /g, '').length;
 
-/** The code inside a typed value: letters and digits only, upper case, at most 7. */
+/** The code inside a typed value: letters and digits only, upper case, at most the mask holds. */
 export function promoCode(value: string): string {
   return value
     .replace(/[^A-Za-z0-9]/g, '')
     .toUpperCase()
-    .slice(0, PROMO_CODE_LENGTH);
+    .slice(0, CODE_LENGTH);
 }
 
 /** The value shown in the field: the code with a space after its first three characters. */
@@ -21,7 +20,7 @@ export function maskPromo(value: string): string {
   return code.length > 3 ? `${code.slice(0, 3)} ${code.slice(3)}` : code;
 }
 
-/** Apply is enabled only when the value has no unfilled place left. */
+/** Apply is enabled only when the value is 7 characters with no unfilled placeholder. */
 export function isPromoComplete(value: string): boolean {
-  return promoCode(value).length === PROMO_CODE_LENGTH;
+  return maskPromo(value).length === PROMO_VALUE_LENGTH;
 }
