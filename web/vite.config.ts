@@ -32,7 +32,15 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest}'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api(\/|$)/],
-        runtimeCaching: [],
+        runtimeCaching: [
+          {
+            // The offline places list (8 MB, past the precache limit): fetched on the first address
+            // search, then served from the cache, offline too. Hashed names: a new build adds one.
+            urlPattern: ({ url }) => url.pathname.startsWith('/assets/city-') && url.pathname.endsWith('.json'),
+            handler: 'CacheFirst',
+            options: { cacheName: 'evidentia-places', expiration: { maxEntries: 2 } },
+          },
+        ],
         cleanupOutdatedCaches: true,
       },
     }),
