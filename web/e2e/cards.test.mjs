@@ -187,4 +187,30 @@ describe('saved cards', () => {
     const { payment_methods: cards } = await apiGet(page, 'payments/payment-methods/get/');
     assert.equal(cards.length, 2);
   });
+
+  test('the places list the picker searches is kept for offline use after its first fetch', async () => {
+    // A page the service worker controls, so the list's fetch goes through it.
+    await page.goto('/payment-methods');
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.reload();
+    await eventually('the service worker to control the page', () => page.evaluate(() => Boolean(navigator.serviceWorker.controller)));
+    await openAddCard(page);
+    await page.getByRole('button', { name: 'Billing Address' }).click();
+    const screen = page.getByRole('dialog', { name: 'Credit Card Billing Address' });
+    await screen.getByRole('button', { name: /Find Your Address/ }).click();
+    const picker = page.getByRole('dialog', { name: 'Type your Address' });
+    await picker.getByRole('searchbox').fill('Lyon');
+    await picker.getByRole('button', { name: /^Lyon, France/ }).first().waitFor({ timeout: 30000 });
+    const url = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).find((n) => n.includes('/assets/city-')));
+    assert.ok(url, 'the list was fetched');
+    await context.setOffline(true);
+    const offline = await page.evaluate(async (u) => {
+      const response = await fetch(u);
+      const list = await response.json();
+      return { ok: response.ok, count: list.length };
+    }, url);
+    await context.setOffline(false);
+    assert.equal(offline.ok, true);
+    assert.ok(offline.count > 100000, `the whole list is there offline (${offline.count} places)`);
+  });
 });
