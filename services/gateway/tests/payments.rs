@@ -692,3 +692,66 @@ async fn prices_come_from_the_one_pricing_configuration() {
     assert_eq!(pricing["top_up_presets"], json!([1000, 2500, 5000]));
     assert_eq!(pricing["auto_top_up_threshold"], 500);
 }
+
+#[tokio::test]
+async fn the_card_holder_name_is_checked_and_set_on_the_stripe_customer() {
+    let stack = Stack::start().await;
+    let user = User::new(&stack).await;
+    // Spec §5 "Billing first and last name".
+    let (status, bad) = user
+        .stack
+        .send_auth(
+            Method::PATCH,
+            "payments/stripe-customer/name/update/",
+            &user.me.access,
+            Some(json!({ "first_name": "A", "last_name": "" })),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(bad["errors"][0]["field"], "first_name");
+    assert_eq!(bad["errors"][0]["message"], "Minimum 2 characters");
+    assert_eq!(bad["errors"][1]["field"], "last_name");
+    assert_eq!(bad["errors"][1]["message"], "This field is required");
+    let (status, _) = user
+        .stack
+        .send_auth(
+            Method::PATCH,
+            "payments/stripe-customer/name/update/",
+            &user.me.access,
+            Some(json!({ "first_name": "Ann", "last_name": "x".repeat(51) })),
+        )
+        .await;
+    assert_eq!(status, 400);
+
+    let (status, name) = user
+        .stack
+        .send_auth(
+            Method::PATCH,
+            "payments/stripe-customer/name/update/",
+            &user.me.access,
+            Some(json!({ "first_name": " Ann ", "last_name": "Lee" })),
+        )
+        .await;
+    assert_eq!(status, 200, "{name}");
+    assert_eq!(name, json!({ "first_name": "Ann", "last_name": "Lee" }));
+    let customer = user.customer().await;
+    let (status, at_stripe) = stripe(Method::GET, &format!("customers/{customer}"), &[]).await;
+    assert_eq!(status, 200);
+    assert_eq!(at_stripe["name"], "Ann Lee");
+
+    // The browser learns where Stripe.js comes from and with which key.
+    let (status, config) = user.get("payments/config/").await;
+    assert_eq!(status, 200);
+    assert!(
+        config["publishable_key"]
+            .as_str()
+            .unwrap()
+            .starts_with("pk_")
+    );
+    assert!(
+        config["stripe_js_url"]
+            .as_str()
+            .unwrap()
+            .ends_with("/js.stripe.com/v3/")
+    );
+}
