@@ -130,9 +130,10 @@ describe('CreditCard Wallet and checkout', () => {
     await page.getByRole('button', { name: 'Continue to Checkout' }).click();
     await page.waitForURL('**/checkout?**');
 
-    assert.equal(await page.getByRole('radio', { name: /CreditCard Wallet/ }).isChecked(), true);
-    await page.getByText('saves 10%').waitFor();
     const pay = page.getByRole('button', { name: `Pay $${(price.wallet_total / 100).toFixed(2)}` });
+    await pay.waitFor();
+    assert.equal(await page.getByRole('radio', { name: /CreditCard Wallet/ }).isChecked(), true, 'the wallet pays by default');
+    await page.getByText('saves 10%').waitFor();
     await pay.click();
     await page.waitForURL('**/extend-storage-success?**', { timeout: 30000 });
     await page.getByTestId('extended-storage-date').filter({ hasNotText: '…' }).waitFor();

@@ -62,7 +62,12 @@ function setup(pay: unknown | ((call: ApiCall) => unknown), account: unknown = a
 }
 
 const payCalls = (calls: ApiCall[]) => calls.filter((c) => c.path === 'payments/stored-account/pay/');
-const payButton = () => screen.findByRole('button', { name: /^Pay \$/ });
+/** The Pay button once the wallet, the cards and the price are known. */
+async function payButton() {
+  const button = await screen.findByRole('button', { name: /^Pay \$/ });
+  await waitFor(() => expect(button).toBeEnabled());
+  return button;
+}
 
 describe('checkout', () => {
   it('pays from the wallet by default, at the wallet total, and shows the new storage date next', async () => {
@@ -128,7 +133,7 @@ describe('checkout', () => {
 
   it('without a wallet, pays by card and offers to create one', async () => {
     setup({}, NO_WALLET);
-    expect(await payButton()).toHaveTextContent('Pay $12.65');
+    await waitFor(() => expect(screen.getByRole('button', { name: /^Pay \$/ })).toHaveTextContent('Pay $12.65'));
     expect(screen.getByRole('radio', { name: /CreditCard Wallet/ })).toBeDisabled();
     expect(screen.getByRole('link', { name: 'Create CreditCard Wallet' })).toHaveAttribute(
       'href',

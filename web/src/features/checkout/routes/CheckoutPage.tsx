@@ -58,7 +58,9 @@ function Checkout({ purchase }: { purchase: Purchase }) {
   const walletActive = Boolean(account.data?.active);
   const defaultCard = cards.data?.find((c) => c.defaultMethod) ?? null;
   const payWith: PayWith = chosen ?? (walletActive ? 'wallet' : 'card');
-  const canPay = Boolean(price.data) && (payWith === 'wallet' ? walletActive : Boolean(defaultCard));
+  // Until the wallet and the cards are known, the way of paying is not settled.
+  const settled = !account.isLoading && !cards.isLoading;
+  const canPay = settled && Boolean(price.data) && (payWith === 'wallet' ? walletActive : Boolean(defaultCard));
   const here = checkoutUrl(purchase);
   const createWallet = `/stored-account?mode=create&close-on-created=true&return-to=${encodeURIComponent(here)}`;
 
