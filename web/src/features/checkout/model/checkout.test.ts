@@ -42,8 +42,11 @@ describe('checkout model', () => {
     expect(totalOf(breakdown, 'wallet')).toBe(1180);
   });
 
-  it("a transaction's rows are what it charged", () => {
-    expect(transactionRows({ price: 1000, serviceFee: 200, processingFee: 0, walletSaving: 20, total: 1180 }).at(-1)).toEqual({ label: 'Total', amount: 1180, total: true });
+  it("a transaction's rows are what it charged: from the wallet without the processing fee", () => {
+    const paid = { price: 1000, serviceFee: 200, processingFee: 65, walletSaving: 20, total: 1180, paidFromWallet: 1180 };
+    expect(transactionRows(paid).map((r) => r.amount)).toEqual([1000, 200, 0, -20, 1180]);
+    const byCard = { ...paid, total: 1265, paidFromWallet: 0 };
+    expect(transactionRows(byCard).map((r) => r.amount)).toEqual([1000, 200, 65, 0, 1265]);
   });
 
   it('a storage extension leads to its success screen, anything else to the payment success', () => {

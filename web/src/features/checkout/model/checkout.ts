@@ -71,13 +71,17 @@ export function breakdownRows(b: Breakdown, via: PayWith): BreakdownRow[] {
 
 export const totalOf = (b: Breakdown, via: PayWith) => (via === 'card' ? b.total : b.walletTotal);
 
-/** A transaction's own rows: what it cost, as charged (the saving taken off when it applied). */
-export function transactionRows(t: Pick<Transaction, 'price' | 'serviceFee' | 'processingFee' | 'walletSaving' | 'total'>): BreakdownRow[] {
-  return [
-    { label: 'Price', amount: t.price },
-    { label: 'Service fee', amount: t.serviceFee },
-    { label: 'Processing fee', amount: t.processingFee },
-    { label: 'Wallet saving', amount: -t.walletSaving },
-    { label: 'Total', amount: t.total, total: true },
-  ];
+/** How a transaction was paid: from the wallet when the wallet paid it (the card may have topped it up). */
+export const transactionVia = (t: Pick<Transaction, 'paidFromWallet'>): PayWith => (t.paidFromWallet > 0 ? 'wallet' : 'card');
+
+/**
+ * A transaction's rows as charged: its breakdown by the way it was paid (from the wallet: no
+ * processing fee, the saving taken off), ending at the total it cost.
+ */
+export function transactionRows(
+  t: Pick<Transaction, 'price' | 'serviceFee' | 'processingFee' | 'walletSaving' | 'total' | 'paidFromWallet'>,
+): BreakdownRow[] {
+  const via = transactionVia(t);
+  const rows = breakdownRows({ ...t, walletTotal: t.total, currency: 'usd' }, via);
+  return rows.map((row) => (row.total ? { ...row, amount: t.total } : row));
 }
