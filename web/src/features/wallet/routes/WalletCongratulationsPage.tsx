@@ -1,13 +1,16 @@
-//! `/wallet-congratulations`: after a wallet is created (spec §4 "Wallet create flow" step 3).
+//! `/wallet-congratulations`: after a first wallet is created (spec §4 "Wallet create flow" step
+//! 3): the balance, which includes the one-time benefit (the first card's $0.50 authorisation kept
+//! as credit), and the auto-load amount.
 import { Link } from 'react-router';
 import { formatMoney } from '../../../components/payments/money';
 import { AUTO_TOP_UP_THRESHOLD } from '../../../components/payments/walletRules';
-import { useStoredAccountQuery, useWalletQuery } from '../../../lib/api/payments';
+import { usePricingQuery, useStoredAccountQuery, useWalletQuery } from '../../../lib/api/payments';
 import '../wallet.css';
 
 export function WalletCongratulationsPage() {
   const wallet = useWalletQuery();
   const account = useStoredAccountQuery();
+  const pricing = usePricingQuery();
   return (
     <main className="page wallet-congrats">
       <h1>Congratulations!</h1>
@@ -15,6 +18,11 @@ export function WalletCongratulationsPage() {
       {wallet.data && (
         <p>
           Balance: <strong data-testid="wallet-balance">{formatMoney(wallet.data.balance)}</strong>
+        </p>
+      )}
+      {pricing.data && (
+        <p className="muted">
+          The {formatMoney(pricing.data.firstAuthorisation)} authorisation of your first card stays yours: it is part of your balance, a one-time benefit.
         </p>
       )}
       {account.data?.active && (
