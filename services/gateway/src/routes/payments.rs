@@ -556,7 +556,7 @@ pub struct Transaction {
     pub paid_from_wallet: i64,
     pub charged_to_card: i64,
     pub storage_expires_at: Option<String>,
-    pub created_at: Option<String>,
+    pub created_at: String,
 }
 
 impl From<payments::Transaction> for Transaction {
@@ -581,7 +581,7 @@ impl From<payments::Transaction> for Transaction {
             paid_from_wallet: t.paid_from_wallet,
             charged_to_card: t.charged_to_card,
             storage_expires_at: rfc3339(t.storage_expires_at),
-            created_at: rfc3339(t.created_at),
+            created_at: rfc3339(t.created_at).unwrap_or_default(),
         }
     }
 }

@@ -2,87 +2,25 @@
 //! of the add-card flow; paths in docs/decisions.md). Amounts are integer cents. Money-moving
 //! calls carry an Idempotency-Key made once per user action (newIdempotencyKey) and re-sent on
 //! retry, so a retried request never charges twice.
+import type { Camelize } from '../case';
 import { api } from './api';
+import type { components } from './schema';
 
-export interface Card {
-  id: string;
-  brand: string;
-  last4: string;
-  fingerprint: string;
-  expMonth: number;
-  expYear: number;
-  defaultMethod: boolean;
-  wallet: boolean;
-}
+type Schemas = components['schemas'];
+/** A generated response type with every field present (the gateway always sends them). */
+type Answer<T> = Required<Camelize<T>>;
 
-export interface StoredAccount {
-  active: boolean;
-  paymentMethodId: string | null;
-  brand: string | null;
-  last4: string | null;
-  autoToppingUpAmount: number;
-  balance: number;
-  topUpError: string | null;
-}
-
-export interface Wallet {
-  balance: number;
-  currency: string;
-}
-
-export interface Breakdown {
-  price: number;
-  serviceFee: number;
-  processingFee: number;
-  walletSaving: number;
-  /** Paid by card: price + service fee + processing fee. */
-  total: number;
-  /** Paid from the wallet: price + service fee - wallet saving. */
-  walletTotal: number;
-  currency: string;
-}
-
-export interface StoragePrice extends Breakdown {
-  currentStorageDate: string | null;
-  newStorageDate: string | null;
-}
-
-export interface Transaction {
-  id: string;
-  transactionNumber: string;
-  kind: string;
-  description: string;
-  folderId: string | null;
-  months: number | null;
-  price: number;
-  serviceFee: number;
-  processingFee: number;
-  walletSaving: number;
-  total: number;
-  paidFromWallet: number;
-  chargedToCard: number;
-  storageExpiresAt: string | null;
-  createdAt: string;
-}
-
-export interface Pricing {
-  storage: { monthPrice: number; includedGb: number; extraGbMonthPrice: number; monthsOptions: number[] };
-  sharing: { authenticated: number; unauthenticated: number };
-  serviceFeePercent: number;
-  walletServiceFeeSavingPercent: number;
-  cardProcessingPercent: number;
-  cardProcessingFixed: number;
-  firstAuthorisation: number;
-  autoTopUpThreshold: number;
-  topUpMin: number;
-  topUpMax: number;
-  topUpPresets: number[];
-}
-
-export interface PaymentsConfig {
-  publishableKey: string;
-  stripeJsUrl: string;
-}
+export type Card = Answer<Schemas['PaymentMethod']>;
+export type StoredAccount = Answer<Schemas['StoredAccount']>;
+export type Wallet = Answer<Schemas['Wallet']>;
+export type Breakdown = Answer<Schemas['Breakdown']>;
+export type StoragePrice = Answer<Schemas['StoragePrice']>;
+export type Transaction = Answer<Schemas['Transaction']>;
+export type Pricing = Answer<Schemas['Pricing']> & {
+  storage: Answer<Schemas['StoragePricing']>;
+  sharing: Answer<Schemas['SharingPricing']>;
+};
+export type PaymentsConfig = Answer<Schemas['PaymentsConfig']>;
 
 /** Payment-intent actions (spec §7): 2 = create the wallet with the auto top-up amount, 4 = top up. */
 export const ACTION_CREATE_WALLET = 2;

@@ -1379,7 +1379,7 @@ export interface components {
         Transaction: {
             /** Format: int64 */
             charged_to_card: number;
-            created_at?: string | null;
+            created_at: string;
             description: string;
             folder_id?: string | null;
             id: string;
