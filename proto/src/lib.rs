@@ -93,3 +93,8 @@ impl Event for events::v1::PromoCodeRedeemed {
     const ROUTING_KEY: &'static str = "referrals.promo_code_redeemed";
     const TYPE_NAME: &'static str = "evidentia.events.v1.PromoCodeRedeemed";
 }
+
+impl Event for events::v1::StorageExtensionRefused {
+    const ROUTING_KEY: &'static str = "evidence.storage_extension_refused";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.StorageExtensionRefused";
+}

@@ -300,7 +300,8 @@ pub async fn delete(
 
 /// A paid storage extension (payments' StorageExtensionPaid) moves the folder's date to the paid
 /// one, once: the date was computed at payment, so a redelivered event finds the folder already
-/// that late and changes nothing. A folder deleted or purged since is logged and left.
+/// that late and changes nothing. For a folder deleted or purged since, StorageExtensionRefused
+/// goes back (in the same transaction), and payments refunds the purchase.
 pub struct ExtendOnPayment;
 
 #[async_trait::async_trait]
@@ -330,7 +331,7 @@ impl evidentia_common::consumer::Handler<evidentia_proto::events::v1::StorageExt
         match current {
             None => {
                 tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, "a paid extension for a folder that no longer exists");
-                Ok(())
+                refuse(conn, &event, "The folder no longer exists.").await
             }
             Some(current) if current >= until => {
                 tracing::info!(folder.id = %id, purchase.id = %event.purchase_id, "storage date already extended");
@@ -343,10 +344,28 @@ impl evidentia_common::consumer::Handler<evidentia_proto::events::v1::StorageExt
                 }
                 Err(EvidenceError::WrongState(message)) => {
                     tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, message, "a paid extension for a purged folder");
-                    Ok(())
+                    refuse(conn, &event, message).await
                 }
                 Err(err) => Err(anyhow::anyhow!("{err}")),
             },
         }
     }
+}
+
+async fn refuse(
+    conn: &mut PgConnection,
+    event: &evidentia_proto::events::v1::StorageExtensionPaid,
+    reason: &str,
+) -> anyhow::Result<()> {
+    outbox::enqueue(
+        conn,
+        &evidentia_proto::events::v1::StorageExtensionRefused {
+            purchase_id: event.purchase_id.clone(),
+            folder_id: event.folder_id.clone(),
+            owner_id: event.owner_id.clone(),
+            reason: reason.to_owned(),
+        },
+    )
+    .await?;
+    Ok(())
 }

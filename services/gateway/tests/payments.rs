@@ -755,3 +755,47 @@ async fn the_card_holder_name_is_checked_and_set_on_the_stripe_customer() {
             .ends_with("/js.stripe.com/v3/")
     );
 }
+
+#[tokio::test]
+async fn a_paid_extension_that_cannot_be_applied_is_refunded_to_the_wallet() {
+    let stack = Stack::start().await;
+    let user = User::new(&stack).await;
+    let folder = user.folder().await;
+    let folder_id = folder["id"].as_str().unwrap();
+    user.add_card(OK_CARD).await;
+    let card = user.cards().await[0]["id"].as_str().unwrap().to_owned();
+    let intent = user.confirmed_intent(&card, 2, 2500).await;
+    credit_by_webhook(&stack, &intent).await;
+    assert_eq!(user.balance().await, 2550);
+
+    // The folder's files were deleted after its storage date (evidence keeps the row): the
+    // extension is paid, evidence refuses it, and the money comes back once.
+    let evidence = sqlx::PgPool::connect(secrecy::ExposeSecret::expose_secret(&stack.evidence_db))
+        .await
+        .unwrap();
+    sqlx::query("UPDATE folders SET purged_at = now() WHERE id = $1")
+        .bind(uuid::Uuid::parse_str(folder_id).unwrap())
+        .execute(&evidence)
+        .await
+        .unwrap();
+    let (status, paid) = user
+        .post_keyed(
+            "payments/stored-account/pay/",
+            "refund-1",
+            json!({ "kind": "storage_extension", "folder_id": folder_id, "months": 1, "pay_with": "wallet" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{paid}");
+    assert_eq!(paid["stored_account"]["balance"], 2550 - 235);
+    testing::eventually("the refund", Duration::from_secs(15), || async {
+        (user.balance().await == 2550).then_some(())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(user.balance().await, 2550, "refunded once");
+    let (_, f) = user.get(&format!("evidence/folders/{folder_id}/")).await;
+    assert_eq!(
+        f["expiration_date"], folder["expiration_date"],
+        "the date did not move"
+    );
+}

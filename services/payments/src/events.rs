@@ -1,11 +1,11 @@
 //! Events payments reacts to: a new account gets its Stripe customer; a redeemed promo code
-//! credits the wallet.
+//! credits the wallet; a paid extension evidence could not apply is refunded to the wallet.
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use evidentia_common::consumer::{EventMeta, Handler};
-use evidentia_proto::events::v1::{AccountCreated, PromoCodeRedeemed};
+use evidentia_proto::events::v1::{AccountCreated, PromoCodeRedeemed, StorageExtensionRefused};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
@@ -63,6 +63,48 @@ impl Handler<PromoCodeRedeemed> for CreditPromoCode {
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
         tracing::info!(user.id = %user_id, amount = event.amount, credited, "promo code credited");
+        Ok(())
+    }
+}
+
+/// A paid storage extension evidence could not apply (the folder went away after the price was
+/// taken) is refunded to the wallet in full (what came from the wallet and what the card paid),
+/// once per purchase.
+pub struct RefundRefusedExtension;
+
+#[async_trait]
+impl Handler<StorageExtensionRefused> for RefundRefusedExtension {
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: StorageExtensionRefused,
+        _meta: &EventMeta,
+    ) -> anyhow::Result<()> {
+        let purchase = Uuid::parse_str(&event.purchase_id)?;
+        let owner = Uuid::parse_str(&event.owner_id)?;
+        let paid: Option<i64> = sqlx::query_scalar(
+            "UPDATE purchases SET refunded_at = COALESCE(refunded_at, now()) \
+             WHERE id = $1 AND user_id = $2 RETURNING paid_from_wallet_cents + charged_to_card_cents",
+        )
+        .bind(purchase)
+        .bind(owner)
+        .fetch_optional(&mut *conn)
+        .await?;
+        let Some(amount) = paid.filter(|a| *a > 0) else {
+            tracing::warn!(purchase.id = %purchase, "a refused extension without a purchase to refund");
+            return Ok(());
+        };
+        let refunded = wallet::post(
+            conn,
+            owner,
+            EntryKind::Refund,
+            amount,
+            &format!("refund:{purchase}"),
+            &format!("Refund: {}", event.reason),
+        )
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+        tracing::info!(purchase.id = %purchase, amount, refunded, "refused storage extension refunded");
         Ok(())
     }
 }

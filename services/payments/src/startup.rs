@@ -9,7 +9,7 @@ use evidentia_common::{
     service::{Infrastructure, Service},
 };
 use evidentia_proto::{
-    events::v1::{AccountCreated, PromoCodeRedeemed},
+    events::v1::{AccountCreated, PromoCodeRedeemed, StorageExtensionRefused},
     payments::v1::payments_service_server::PaymentsServiceServer,
 };
 use sqlx::migrate::Migrator;
@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::{
     config::Config,
-    events::{CreateCustomerOnSignUp, CreditPromoCode},
+    events::{CreateCustomerOnSignUp, CreditPromoCode, RefundRefusedExtension},
     grpc::PaymentsApi,
     stripe::{Stripe, StripeApi},
 };
@@ -56,7 +56,8 @@ impl Service for PaymentsService {
                     stripe: stripe.clone(),
                 },
             )
-            .on::<PromoCodeRedeemed, _>("credit-promo-code", CreditPromoCode);
+            .on::<PromoCodeRedeemed, _>("credit-promo-code", CreditPromoCode)
+            .on::<StorageExtensionRefused, _>("refund-refused-extension", RefundRefusedExtension);
         infra.consume(consumers, &shutdown);
         let health = grpc::health_service(&["evidentia.payments.v1.PaymentsService"]).await;
         let router = grpc::server()
