@@ -31,6 +31,13 @@ import { WalletCongratulationsPage } from '../features/wallet/routes/WalletCongr
 import { AddPaymentMethodPage } from '../features/cards/routes/AddPaymentMethodPage';
 import { PaymentDetailsSetupPage } from '../features/cards/routes/PaymentDetailsSetupPage';
 import { PaymentMethodsPage } from '../features/cards/routes/PaymentMethodsPage';
+import { ContactUsPage } from '../features/info/routes/ContactUsPage';
+import { FaqPage } from '../features/info/routes/FaqPage';
+import { LegalPage } from '../features/info/routes/LegalPage';
+import { PolicyPage } from '../features/info/routes/PolicyPage';
+import { TechSupportPage } from '../features/info/routes/TechSupportPage';
+import { TermsPage } from '../features/info/routes/TermsPage';
+import { WalkthroughPage } from '../features/info/routes/WalkthroughPage';
 import { HOME, START } from '../lib/routing/accessTable';
 import { Guard } from './Guard';
 import { persistor, store } from './store';
@@ -95,6 +102,14 @@ const router = createBrowserRouter(
       <Route path="/payment-methods" element={<PaymentMethodsPage />} />
       <Route path="/payment-methods/add" element={<AddPaymentMethodPage />} />
       <Route path="/payment-details-setup" element={<PaymentDetailsSetupPage />} />
+      {/* info routes: /legal, /legal/terms, /legal/policy, /faq, /tech-support, /contact-us, /walkthrough */}
+      <Route path="/legal" element={<LegalPage />} />
+      <Route path="/legal/terms" element={<TermsPage />} />
+      <Route path="/legal/policy" element={<PolicyPage />} />
+      <Route path="/faq" element={<FaqPage />} />
+      <Route path="/tech-support" element={<TechSupportPage />} />
+      <Route path="/contact-us" element={<ContactUsPage />} />
+      <Route path="/walkthrough" element={<WalkthroughPage />} />
       <Route path="*" element={<Navigate to={START} replace />} />
     </Route>,
   ),

@@ -1,5 +1,5 @@
 // Settings lists the payments entries (issue 4): payment methods, the wallet (its screen shows the
-// intro while there is none), pricing models and the cost estimator.
+// intro while there is none), pricing models and the cost estimator; and the information pages.
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makePaymentsStore, renderAt, serve } from '../../../components/payments/testing';
@@ -20,6 +20,15 @@ describe('settings', () => {
       ['CreditCard Wallet', '/stored-account'],
       ['Pricing Models', '/pricing-models'],
       ['Cost Estimator', '/cost-estimator-tool'],
+    ]);
+    const help = within(screen.getByRole('navigation', { name: 'Help and legal' }))
+      .getAllByRole('link')
+      .map((a) => [a.textContent, a.getAttribute('href')]);
+    expect(help).toEqual([
+      ['Legal', '/legal'],
+      ['FAQ', '/faq'],
+      ['Tech Support', '/tech-support'],
+      ['Contact Us', '/contact-us'],
     ]);
     expect(screen.getByRole('button', { name: 'Log out' })).toBeInTheDocument();
   });

@@ -1,6 +1,7 @@
 //! Settings: the payments entries (payment methods, the CreditCard Wallet — its screen shows the
-//! intro while there is no wallet —, pricing models, the cost estimator) and log out (the rest of
-//! the settings come with the accounts issue).
+//! intro while there is no wallet —, pricing models, the cost estimator), the information pages
+//! (legal, FAQ, tech support, contact us) and log out (the rest of the settings come with the
+//! accounts issue).
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
@@ -17,6 +18,14 @@ export const PAYMENT_LINKS = [
   { to: '/stored-account', label: 'CreditCard Wallet' },
   { to: '/pricing-models', label: 'Pricing Models' },
   { to: '/cost-estimator-tool', label: 'Cost Estimator' },
+];
+
+/** The information pages (issue 5). */
+export const INFO_LINKS = [
+  { to: '/legal', label: 'Legal' },
+  { to: '/faq', label: 'FAQ' },
+  { to: '/tech-support', label: 'Tech Support' },
+  { to: '/contact-us', label: 'Contact Us' },
 ];
 
 const logoutApi = api.injectEndpoints({
@@ -47,6 +56,17 @@ export function SettingsPage() {
       <nav aria-label="Payments">
         <ul className="settings-links">
           {PAYMENT_LINKS.map((link) => (
+            <li key={link.to}>
+              <Link to={link.to} className="settings-link">
+                {link.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <nav aria-label="Help and legal">
+        <ul className="settings-links">
+          {INFO_LINKS.map((link) => (
             <li key={link.to}>
               <Link to={link.to} className="settings-link">
                 {link.label}

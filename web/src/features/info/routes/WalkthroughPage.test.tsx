@@ -1,0 +1,49 @@
+// The walkthrough: four steps with Next, Skip to Home at any step, 'Get Started' on the last.
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { STEPS, WalkthroughPage } from './WalkthroughPage';
+
+function open() {
+  const router = createMemoryRouter(
+    [
+      { path: '/walkthrough', element: <WalkthroughPage /> },
+      { path: '/dashboard/home', element: <p>Home</p> },
+    ],
+    { initialEntries: ['/walkthrough'] },
+  );
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+describe('walkthrough', () => {
+  it('goes through the steps and ends at Home with Get Started', async () => {
+    const router = open();
+    const user = userEvent.setup();
+    expect(STEPS.map((s) => s.title)).toEqual([
+      'Capture evidence',
+      'Stored for your storage period',
+      'Share authenticated copies',
+      'CreditCard Wallet',
+    ]);
+    for (const [i, step] of STEPS.entries()) {
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(step.title);
+      expect(screen.getByLabelText(`Step ${i + 1} of ${STEPS.length}`)).toBeInTheDocument();
+      if (i < STEPS.length - 1) {
+        expect(screen.queryByRole('button', { name: 'Get Started' })).toBeNull();
+        await user.click(screen.getByRole('button', { name: 'Next' }));
+      }
+    }
+    expect(screen.queryByRole('button', { name: 'Next' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Skip' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Get Started' }));
+    expect(router.state.location.pathname).toBe('/dashboard/home');
+  });
+
+  it('skips to Home from the first step', async () => {
+    const router = open();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Skip' }));
+    expect(router.state.location.pathname).toBe('/dashboard/home');
+  });
+});
