@@ -7,6 +7,8 @@ pub struct Config {
     pub service: ServiceConfig,
     pub smtp_url: SecretString,
     pub mail_from: String,
+    /// Where contact-us messages go.
+    pub support_email: String,
     /// Signs access tokens; the gateway verifies them with the same secret.
     pub jwt_secret: SecretString,
     pub access_token_ttl_seconds: i64,
@@ -25,6 +27,7 @@ pub struct Limits {
     pub logins_per_account: u32,
     pub logins_per_client: u32,
     pub login_window_seconds: u64,
+    pub contact_messages_per_hour: u32,
 }
 
 impl Config {
@@ -33,6 +36,7 @@ impl Config {
             service: ServiceConfig::from_env("accounts", 50051)?,
             smtp_url: secret_or("SMTP_URL", "smtp://127.0.0.1:1025")?,
             mail_from: env_or("MAIL_FROM", "Evidentia <no-reply@evidentia.local>")?,
+            support_email: env_or("SUPPORT_EMAIL", "support@evidentia.local")?,
             jwt_secret: secret_or("JWT_SECRET", "local-development-only-jwt-secret-change-me")?,
             access_token_ttl_seconds: env_or("ACCESS_TOKEN_TTL_SECONDS", "900")?,
             refresh_token_ttl_seconds: env_or("REFRESH_TOKEN_TTL_SECONDS", "2592000")?,
@@ -45,6 +49,7 @@ impl Config {
                 logins_per_account: env_or("LOGINS_PER_ACCOUNT", "10")?,
                 logins_per_client: env_or("LOGINS_PER_CLIENT", "50")?,
                 login_window_seconds: env_or("LOGIN_WINDOW_SECONDS", "900")?,
+                contact_messages_per_hour: env_or("CONTACT_MESSAGES_PER_HOUR", "5")?,
             },
         })
     }

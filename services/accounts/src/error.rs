@@ -17,6 +17,8 @@ pub enum AccountsError {
     VerificationInvalid,
     #[error("too many requests")]
     RateLimited,
+    #[error("too many contact messages")]
+    ContactRateLimited,
     #[error("wrong credentials")]
     WrongCredentials,
     #[error("refresh token invalid")]
@@ -67,6 +69,11 @@ impl From<AccountsError> for Status {
                 "email",
                 "Please confirm your email address again.",
             )]),
+            AccountsError::ContactRateLimited => with_reason(
+                Code::ResourceExhausted,
+                "rate_limited",
+                "Too many messages. Please try again later.",
+            ),
             AccountsError::RateLimited => with_reason(
                 Code::ResourceExhausted,
                 "rate_limited",

@@ -11,6 +11,7 @@ use crate::{
     domain::{self, Email, Fields, Password, PhoneNumber, Username},
     error::AccountsError,
     startup::AppState,
+    support,
     tokens::{self, Rotation, TokenPair},
     users::{self, NewAccount},
 };
@@ -247,5 +248,18 @@ impl AccountsRpc for AccountsApi {
             }),
             created_at: Some(timestamp(user.created_at)),
         }))
+    }
+
+    async fn send_contact_message(
+        &self,
+        request: Request<pb::ContactMessage>,
+    ) -> Result<Response<pb::ContactMessageResponse>, Status> {
+        let caller = Caller::from_metadata(request.metadata());
+        let req = request.into_inner();
+        let message =
+            support::ContactMessage::parse(&req.name, &req.email, &req.subject, &req.message)
+                .map_err(AccountsError::Invalid)?;
+        support::send(&self.state, &message, caller.client_ip.as_deref()).await?;
+        Ok(Response::new(pb::ContactMessageResponse {}))
     }
 }

@@ -7,6 +7,7 @@ pub mod error;
 pub mod grpc;
 pub mod mailer;
 pub mod startup;
+pub mod support;
 pub mod tokens;
 pub mod users;
 

@@ -5,6 +5,7 @@ pub mod evidence;
 pub mod health;
 pub mod payments;
 pub mod referrals;
+pub mod support;
 
 use std::sync::Arc;
 
@@ -61,6 +62,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(evidence::routes())
         .merge(payments::routes())
         .merge(referrals::routes())
+        .merge(support::routes())
 }
 
 /// The OpenAPI document, as served at `/api/openapi.json` and committed as `web/openapi.json`.

@@ -77,6 +77,7 @@ impl Stack {
         let mut accounts_config = accounts::config::Config::from_env().expect("accounts config");
         accounts_config.service = service_config("accounts", &amqp).await;
         accounts_config.limits.code_sends_per_window = 100;
+        accounts_config.limits.contact_messages_per_hour = 1000;
         let accounts_db = accounts_config.service.database_url.clone();
         let (accounts_listener, accounts_addr) = listener().await;
         spawn::<accounts::AccountsService>(accounts_config, accounts_listener, &shutdown);

@@ -849,10 +849,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/support/contact/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a message to support by e-mail (5 per client address per hour). */
+        post: operations["contact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Accepted: Record<string, never>;
         Address: {
             apartment_number: string;
             city: string;
@@ -902,6 +920,16 @@ export interface components {
         };
         /** @enum {string} */
         CodePurpose: "sign_up";
+        ContactMessage: {
+            /** @description Spec §5 Email. */
+            email: string;
+            /** @description Up to 2000 characters. */
+            message: string;
+            /** @description Spec §5 Name: 2 to 150 characters. */
+            name: string;
+            /** @description Spec §5 Short text: 3 to 30 characters. */
+            subject: string;
+        };
         CreateAccountRequest: {
             email: string;
             first_name?: string;
@@ -3086,6 +3114,45 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    contact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactMessage"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Accepted"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,56 @@
+//! `support/...`: the contact-us form (issue 5; spec §2 lists the screen, not the call). Open to
+//! anyone; the accounts service mails the message to support and limits it per client address.
+
+use axum::{Json, extract::State, http::StatusCode};
+use evidentia_proto::accounts::v1 as accounts;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use super::AppState;
+use crate::{
+    error::{ApiResult, ErrorBody},
+    extract::{ApiJson, Client},
+};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(contact))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ContactMessage {
+    /// Spec §5 Name: 2 to 150 characters.
+    pub name: String,
+    /// Spec §5 Email.
+    pub email: String,
+    /// Spec §5 Short text: 3 to 30 characters.
+    pub subject: String,
+    /// Up to 2000 characters.
+    pub message: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Accepted {}
+
+/// Sends a message to support by e-mail (5 per client address per hour).
+#[utoipa::path(post, path = "/api/support/contact/", tag = "support",
+    request_body = ContactMessage,
+    responses((status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn contact(
+    State(state): State<AppState>,
+    Client(caller): Client,
+    ApiJson(body): ApiJson<ContactMessage>,
+) -> ApiResult<(StatusCode, Json<Accepted>)> {
+    state
+        .clients
+        .accounts
+        .clone()
+        .send_contact_message(caller.request(accounts::ContactMessage {
+            name: body.name,
+            email: body.email,
+            subject: body.subject,
+            message: body.message,
+        }))
+        .await?;
+    Ok((StatusCode::ACCEPTED, Json(Accepted {})))
+}
