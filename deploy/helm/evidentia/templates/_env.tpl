@@ -85,6 +85,8 @@ from the address values without the chart seeing them.
 {{ include "evidentia.secretEnv" (dict "name" "SMTP_URL" "secret" $v.smtp.existingSecret "key" $v.smtp.urlKey) }}
 - name: MAIL_FROM
   value: {{ $v.smtp.mailFrom | quote }}
+- name: SUPPORT_EMAIL
+  value: {{ $v.smtp.supportEmail | quote }}
 {{ include "evidentia.secretEnv" (dict "name" "JWT_SECRET" "secret" $v.auth.existingSecret "key" $v.auth.jwtSecretKey) }}
 - name: ACCESS_TOKEN_TTL_SECONDS
   value: {{ int64 $v.auth.accessTokenTtlSeconds | toString | quote }}
