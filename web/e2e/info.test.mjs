@@ -1,12 +1,13 @@
 // Browser journey of the information pages (issue 5), as an anonymous visitor: /legal to the
 // terms, the FAQ accordion, the contact-us validation messages, then a message that reaches the
-// support address in the SMTP sink. Headless Chromium through Envoy against the real stack.
+// support address in the SMTP sink; signed in: Settings links, the prefilled e-mail, the
+// walkthrough to Home. Headless Chromium through Envoy against the real stack.
 /* global document -- page.evaluate bodies run in the browser. */
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { eventually, launch, MAIL_DIR, phone } from './support.mjs';
+import { eventually, launch, MAIL_DIR, phone, signUp, uniqueUser } from './support.mjs';
 
 const SUPPORT_EMAIL = process.env.SUPPORT_EMAIL ?? 'support@evidentia.local';
 
@@ -110,5 +111,38 @@ describe('information pages, anonymous', () => {
     const mail = await mailTo(SUPPORT_EMAIL, subject);
     assert.match(mail, /My video upload stopped at 40%/);
     assert.match(mail, /ann-e2e@example\.com/);
+  });
+});
+
+describe('information pages, signed in', () => {
+  const user = uniqueUser();
+  let context;
+  let page;
+
+  before(async () => {
+    context = await phone(browser);
+    page = await context.newPage();
+    await signUp(page, user);
+  });
+  after(async () => context?.close());
+
+  test('Settings links to the information pages; the contact form knows the e-mail', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const help = page.getByRole('navigation', { name: 'Help and legal' });
+    for (const name of ['Legal', 'FAQ', 'Tech Support']) await help.getByRole('link', { name }).waitFor();
+    await help.getByRole('link', { name: 'Contact Us' }).click();
+    await page.waitForURL('**/contact-us');
+    await eventually('the prefilled e-mail', async () => (await page.getByLabel('Email', { exact: true }).inputValue()) === user.email);
+  });
+
+  test('the walkthrough goes through its steps to Home', async () => {
+    await page.goto('/walkthrough');
+    for (const title of ['Capture evidence', 'Stored for your storage period', 'Share authenticated copies']) {
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      await page.getByRole('button', { name: 'Next' }).click();
+    }
+    await page.getByRole('heading', { level: 1, name: 'CreditCard Wallet' }).waitFor();
+    await page.getByRole('button', { name: 'Get Started' }).click();
+    await page.waitForURL('**/dashboard/home');
   });
 });
