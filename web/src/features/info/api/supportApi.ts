@@ -1,12 +1,8 @@
 //! The contact-us call (issue 5): `POST support/contact/`, open to anyone; 202 with `{}`.
 import { api } from '../../../lib/api/api';
+import type { components } from '../../../lib/api/schema';
 
-export interface ContactRequest {
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-}
+export type ContactRequest = components['schemas']['ContactMessage'];
 
 export const supportApi = api.injectEndpoints({
   endpoints: (build) => ({
