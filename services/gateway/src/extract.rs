@@ -74,3 +74,24 @@ pub(crate) fn caller_from(parts: &Parts) -> Caller {
         request_id: header("x-request-id"),
     }
 }
+
+/// The `Idempotency-Key` header of a money-moving call, passed on as it came (empty when absent:
+/// the service that moves the money says it is required, in the API's error shape).
+#[derive(Debug, Clone, Default)]
+pub struct IdempotencyKey(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        Ok(Self(
+            parts
+                .headers
+                .get("idempotency-key")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .trim()
+                .to_owned(),
+        ))
+    }
+}

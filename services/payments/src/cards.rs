@@ -24,7 +24,6 @@ pub struct Card {
     pub wallet: bool,
 }
 
-pub const DUPLICATE_MESSAGE: &str = "Card already exist";
 pub const REMOVE_DEFAULT_MESSAGE: &str =
     "Cannot remove user's default payment method. Set another method as default and try again.";
 

@@ -5,6 +5,9 @@
 
 use evidentia_common::config::{ConfigError, env_or};
 
+/// Spec §9: authorising a card for the first time charges $0.50 (a rule, not a tunable price).
+pub const FIRST_AUTHORISATION: i64 = 50;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pricing {
     /// A folder's storage for a month, up to `storage_included_gb`.
@@ -43,7 +46,7 @@ impl Default for Pricing {
             wallet_service_fee_saving_bps: 1000,
             card_processing_bps: 290,
             card_processing_fixed: 30,
-            first_authorisation: 50,
+            first_authorisation: FIRST_AUTHORISATION,
             auto_top_up_threshold: 500,
             top_up_min: 1000,
             top_up_max: 10000,

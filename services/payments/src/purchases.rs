@@ -14,7 +14,7 @@ use crate::{
     error::PaymentsError,
     idempotency,
     pricing::{Breakdown, Pricing},
-    stripe::{OffSessionCharge, Stripe, StripeFailure},
+    stripe::{Stripe, StripeFailure},
     wallet::{self, EntryKind},
 };
 
@@ -42,16 +42,7 @@ pub async fn create_payment_intent(
             ));
         }
     };
-    wallet::check_amount(pricing, metadata.amount).map_err(|_| {
-        PaymentsError::invalid(
-            "metadata.amount",
-            if metadata.amount < pricing.top_up_min {
-                "The amount should be more then 10$"
-            } else {
-                "The amount should be less then 100$"
-            },
-        )
-    })?;
+    wallet::check_amount(pricing, "metadata.amount", metadata.amount)?;
     let hash = idempotency::request_hash("payment_intent", &request);
     let mut tx = pool.begin().await?;
     if let Some(answer) =
@@ -311,30 +302,28 @@ pub async fn pay(
             };
             let shortfall = breakdown.wallet_total - balance;
             let amount = shortfall.max(auto_amount.max(pricing.top_up_min));
-            match charge(
+            let transfer_key = format!("pay-{user_id}-{key}-transfer");
+            match wallet::charge(
                 stripe,
+                user_id,
                 &customer,
                 &wallet_pm,
                 amount,
-                &format!("pay-{user_id}-{key}-transfer"),
-                user_id,
                 "shortfall",
+                &transfer_key,
             )
             .await
             {
                 Ok(intent) => {
-                    wallet::record_intent(
+                    wallet::record_charge(
                         &mut tx,
                         &intent.id,
                         user_id,
                         "shortfall",
                         amount,
                         &wallet_pm,
-                        None,
-                        "succeeded",
                     )
                     .await?;
-                    wallet::credit_intent(&mut tx, &intent.id).await?;
                     charged = amount;
                     intent_id = Some(intent.id);
                 }
@@ -363,14 +352,15 @@ pub async fn pay(
                 "Add a card to pay with, or pay from your CreditCard Wallet.",
             ));
         };
-        match charge(
+        let card_key = format!("pay-{user_id}-{key}-card");
+        match wallet::charge(
             stripe,
+            user_id,
             &customer,
             &pm,
             breakdown.total,
-            &format!("pay-{user_id}-{key}-card"),
-            user_id,
             "card_purchase",
+            &card_key,
         )
         .await
         {
@@ -452,34 +442,6 @@ pub async fn pay(
     Ok(answer)
 }
 
-async fn charge(
-    stripe: &dyn Stripe,
-    customer: &str,
-    payment_method: &str,
-    amount: i64,
-    idempotency_key: &str,
-    user_id: Uuid,
-    purpose: &str,
-) -> Result<crate::stripe::Intent, StripeFailure> {
-    stripe
-        .charge_off_session(OffSessionCharge {
-            customer,
-            payment_method,
-            amount_cents: amount,
-            idempotency_key,
-            metadata: &[
-                ("user_id", user_id.to_string()),
-                ("purpose", purpose.to_owned()),
-            ],
-            description: if purpose == "shortfall" {
-                "Evidentia CreditCard Wallet transfer"
-            } else {
-                "Evidentia storage extension"
-            },
-        })
-        .await
-}
-
 /// `EVD-` and the year's running number, e.g. `EVD-2026-000042`.
 async fn transaction_number(conn: &mut PgConnection) -> Result<String, PaymentsError> {
     let n: i64 = sqlx::query_scalar("SELECT nextval('purchase_numbers')")
@@ -542,6 +504,11 @@ impl From<Row> for pb::Transaction {
                 wallet_total: r.wallet_total_cents,
                 currency: "usd".to_owned(),
             }),
+            amount_paid: if r.paid_from_wallet_cents > 0 {
+                r.wallet_total_cents
+            } else {
+                r.total_cents
+            },
             paid_from_wallet: r.paid_from_wallet_cents,
             charged_to_card: r.charged_to_card_cents,
             storage_expires_at: r.storage_expires_at.map(time::timestamp),

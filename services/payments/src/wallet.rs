@@ -147,16 +147,17 @@ pub async fn stored_account(
     })
 }
 
-pub fn check_amount(pricing: &Pricing, amount: i64) -> Result<(), PaymentsError> {
+/// Spec §5 "Wallet amount" (in cents here): $10 to $100, with the spec's messages on `field`.
+pub fn check_amount(pricing: &Pricing, field: &str, amount: i64) -> Result<(), PaymentsError> {
     if amount < pricing.top_up_min {
         return Err(PaymentsError::invalid(
-            "auto_topping_up_amount",
+            field,
             "The amount should be more then 10$",
         ));
     }
     if amount > pricing.top_up_max {
         return Err(PaymentsError::invalid(
-            "auto_topping_up_amount",
+            field,
             "The amount should be less then 100$",
         ));
     }
@@ -173,7 +174,7 @@ pub async fn update(
     amount: i64,
     payment_method_id: &str,
 ) -> Result<StoredAccount, PaymentsError> {
-    check_amount(pricing, amount)?;
+    check_amount(pricing, "auto_topping_up_amount", amount)?;
     let mut tx = pool.begin().await?;
     crate::cards::get(&mut tx, user_id, payment_method_id)
         .await
@@ -355,11 +356,10 @@ pub async fn set_top_up_error(
     Ok(())
 }
 
-/// Charges a card off-session and credits the wallet with it, once by PaymentIntent id. A
-/// decline is recorded (an auto top-up's sets the stored account's error) and returned.
-#[allow(clippy::too_many_arguments)]
-pub async fn charge_into_wallet(
-    pool: &PgPool,
+/// Charges a card off-session for `purpose` (the PaymentIntent's metadata, which the webhook and
+/// `credit_intent` read), with the idempotency key Stripe gets. The one place off-session charges
+/// are made.
+pub async fn charge(
     stripe: &dyn Stripe,
     user_id: Uuid,
     customer: &str,
@@ -367,62 +367,51 @@ pub async fn charge_into_wallet(
     amount: i64,
     purpose: &'static str,
     idempotency_key: &str,
-) -> Result<Result<String, StripeFailure>, PaymentsError> {
-    let metadata = [
-        ("user_id", user_id.to_string()),
-        ("purpose", purpose.to_owned()),
-    ];
+) -> Result<crate::stripe::Intent, StripeFailure> {
     let description = match purpose {
         "auto_top_up" => "Evidentia CreditCard Wallet auto top-up",
         "first_authorisation" => "Evidentia card authorisation",
+        "card_purchase" => "Evidentia storage extension",
         _ => "Evidentia CreditCard Wallet transfer",
     };
-    let result = stripe
+    stripe
         .charge_off_session(OffSessionCharge {
             customer,
             payment_method,
             amount_cents: amount,
             idempotency_key,
-            metadata: &metadata,
+            metadata: &[
+                ("user_id", user_id.to_string()),
+                ("purpose", purpose.to_owned()),
+            ],
             description,
         })
-        .await;
-    match result {
-        Ok(intent) => {
-            let mut tx = pool.begin().await?;
-            record_intent(
-                &mut tx,
-                &intent.id,
-                user_id,
-                purpose,
-                amount,
-                payment_method,
-                None,
-                "succeeded",
-            )
-            .await?;
-            credit_intent(&mut tx, &intent.id).await?;
-            if purpose == "auto_top_up" {
-                sqlx::query(
-                    "UPDATE wallets SET top_up_error = NULL, top_up_error_last4 = NULL WHERE user_id = $1",
-                )
-                .bind(user_id)
-                .execute(&mut *tx)
-                .await?;
-            }
-            tx.commit().await?;
-            Ok(Ok(intent.id))
-        }
-        Err(StripeFailure::Declined { code, message }) => {
-            tracing::info!(decline.code = %code, purpose, "off-session charge declined");
-            if purpose == "auto_top_up" {
-                let mut conn = pool.acquire().await?;
-                set_top_up_error(&mut conn, user_id, payment_method, &message).await?;
-            }
-            Ok(Err(StripeFailure::Declined { code, message }))
-        }
-        Err(other) => Err(other.into()),
-    }
+        .await
+}
+
+/// Records a succeeded off-session charge and credits it (once, by its id) in `conn`'s
+/// transaction.
+pub async fn record_charge(
+    conn: &mut PgConnection,
+    intent_id: &str,
+    user_id: Uuid,
+    purpose: &str,
+    amount: i64,
+    payment_method: &str,
+) -> Result<(), PaymentsError> {
+    record_intent(
+        conn,
+        intent_id,
+        user_id,
+        purpose,
+        amount,
+        payment_method,
+        None,
+        "succeeded",
+    )
+    .await?;
+    credit_intent(conn, intent_id).await?;
+    Ok(())
 }
 
 /// Spec §9: whenever the balance is below $5.00, the wallet tops up by its amount from the wallet
@@ -453,33 +442,10 @@ pub async fn auto_top_up(
     }
     // The lock is held across the charge, so a concurrent purchase waits and then sees the
     // topped-up balance instead of charging again.
-    let result = stripe
-        .charge_off_session(OffSessionCharge {
-            customer: &customer,
-            payment_method: &pm,
-            amount_cents: amount,
-            idempotency_key: &format!("auto-top-up-{reason}"),
-            metadata: &[
-                ("user_id", user_id.to_string()),
-                ("purpose", "auto_top_up".to_owned()),
-            ],
-            description: "Evidentia CreditCard Wallet auto top-up",
-        })
-        .await;
-    match result {
+    let key = format!("auto-top-up-{reason}");
+    match charge(stripe, user_id, &customer, &pm, amount, "auto_top_up", &key).await {
         Ok(intent) => {
-            record_intent(
-                &mut tx,
-                &intent.id,
-                user_id,
-                "auto_top_up",
-                amount,
-                &pm,
-                None,
-                "succeeded",
-            )
-            .await?;
-            credit_intent(&mut tx, &intent.id).await?;
+            record_charge(&mut tx, &intent.id, user_id, "auto_top_up", amount, &pm).await?;
             tx.commit().await?;
             tracing::info!(amount, "wallet topped up automatically");
         }
@@ -513,20 +479,37 @@ pub async fn first_authorisation(
     if !claimed {
         return Ok(());
     }
-    let pricing = Pricing::default();
-    let outcome = charge_into_wallet(
-        pool,
+    let amount = crate::pricing::FIRST_AUTHORISATION;
+    let key = format!("first-authorisation-{user_id}");
+    let purpose = "first_authorisation";
+    match charge(
         stripe,
         user_id,
         customer,
         payment_method,
-        pricing.first_authorisation,
-        "first_authorisation",
-        &format!("first-authorisation-{user_id}"),
+        amount,
+        purpose,
+        &key,
     )
-    .await?;
-    if let Err(err) = outcome {
-        tracing::info!(error = %err, "the first authorisation was declined");
+    .await
+    {
+        Ok(intent) => {
+            let mut tx = pool.begin().await?;
+            record_charge(
+                &mut tx,
+                &intent.id,
+                user_id,
+                purpose,
+                amount,
+                payment_method,
+            )
+            .await?;
+            tx.commit().await?;
+        }
+        Err(StripeFailure::Declined { code, .. }) => {
+            tracing::info!(decline.code = %code, "the first authorisation was declined");
+        }
+        Err(other) => return Err(other.into()),
     }
     Ok(())
 }

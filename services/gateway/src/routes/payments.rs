@@ -21,7 +21,7 @@ use super::AppState;
 use crate::{
     auth::User,
     error::{ApiError, ApiResult, ErrorBody},
-    extract::ApiJson,
+    extract::{ApiJson, IdempotencyKey},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -47,15 +47,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(storage_price))
         .routes(routes!(sharing_price))
         .routes(routes!(stripe_webhook))
-}
-
-fn idempotency_key(headers: &HeaderMap) -> String {
-    headers
-        .get("idempotency-key")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .trim()
-        .to_owned()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -488,7 +479,7 @@ pub struct PaymentIntent {
 async fn create_payment_intent(
     State(state): State<AppState>,
     User(caller): User,
-    headers: HeaderMap,
+    IdempotencyKey(key): IdempotencyKey,
     ApiJson(body): ApiJson<CreatePaymentIntent>,
 ) -> ApiResult<Json<PaymentIntent>> {
     let intent = state
@@ -501,7 +492,7 @@ async fn create_payment_intent(
                 action: body.metadata.action,
                 amount: body.metadata.amount,
             }),
-            idempotency_key: idempotency_key(&headers),
+            idempotency_key: key,
         }))
         .await?
         .into_inner();
@@ -552,6 +543,7 @@ pub struct Transaction {
     pub service_fee: i64,
     pub processing_fee: i64,
     pub wallet_saving: i64,
+    /// What the purchase cost: the wallet total when paid from the wallet, else the card total.
     pub total: i64,
     pub paid_from_wallet: i64,
     pub charged_to_card: i64,
@@ -573,11 +565,7 @@ impl From<payments::Transaction> for Transaction {
             service_fee: b.service_fee,
             processing_fee: b.processing_fee,
             wallet_saving: b.wallet_saving,
-            total: if t.paid_from_wallet > 0 {
-                b.wallet_total
-            } else {
-                b.total
-            },
+            total: t.amount_paid,
             paid_from_wallet: t.paid_from_wallet,
             charged_to_card: t.charged_to_card,
             storage_expires_at: rfc3339(t.storage_expires_at),
@@ -631,7 +619,7 @@ async fn folder_snapshot(
 async fn pay(
     State(state): State<AppState>,
     User(caller): User,
-    headers: HeaderMap,
+    IdempotencyKey(key): IdempotencyKey,
     ApiJson(body): ApiJson<PayRequest>,
 ) -> ApiResult<Json<PayResponse>> {
     let folder = folder_snapshot(&state, &caller, body.folder_id).await?;
@@ -644,7 +632,7 @@ async fn pay(
             folder: Some(folder),
             months: body.months,
             pay_with: body.pay_with,
-            idempotency_key: idempotency_key(&headers),
+            idempotency_key: key,
         }))
         .await?
         .into_inner();

@@ -1,6 +1,6 @@
 //! `shareable-codes/...` (spec §7 "Shareable codes").
 
-use axum::{Json, extract::State, http::HeaderMap};
+use axum::{Json, extract::State};
 use evidentia_proto::referrals::v1 as referrals;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -10,7 +10,7 @@ use super::AppState;
 use crate::{
     auth::User,
     error::{ApiResult, ErrorBody},
-    extract::ApiJson,
+    extract::{ApiJson, IdempotencyKey},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -68,15 +68,9 @@ pub struct PromoCredit {
 async fn check_promo_code(
     State(state): State<AppState>,
     User(caller): User,
-    headers: HeaderMap,
+    IdempotencyKey(key): IdempotencyKey,
     ApiJson(body): ApiJson<PromoCode>,
 ) -> ApiResult<Json<PromoCredit>> {
-    let key = headers
-        .get("idempotency-key")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .trim()
-        .to_owned();
     let credit = state
         .clients
         .referrals

@@ -1423,7 +1423,10 @@ export interface components {
             /** Format: int64 */
             service_fee: number;
             storage_expires_at?: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description What the purchase cost: the wallet total when paid from the wallet, else the card total.
+             */
             total: number;
             transaction_number: string;
             /** Format: int64 */
