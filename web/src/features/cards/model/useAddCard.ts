@@ -15,7 +15,7 @@ import {
 import { markPaymentMethodAdded } from '../../../lib/stripe';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import type { PaymentInformationValues } from '../validation/billing';
-import { addCard, type AddCardDeps, type AddCardOutcome } from './addCard';
+import { ADD_CARD_MESSAGES, addCard, type AddCardDeps, type AddCardOutcome } from './addCard';
 
 export function useAddCard() {
   const stripe = useStripe();
@@ -34,7 +34,7 @@ export function useAddCard() {
     async (values: PaymentInformationValues): Promise<AddCardOutcome> => {
       const card = elements?.getElement(CardElement);
       if (!stripe || !card) {
-        dispatch(showSnackbar({ message: 'Card was not created. make sure all data is correct.', type: 'error' }));
+        dispatch(showSnackbar({ message: ADD_CARD_MESSAGES.cardNotCreated, type: 'error' }));
         return { kind: 'failed', step: 2 };
       }
       const fetchCards = () => dispatch(paymentsApi.endpoints.paymentMethods.initiate(undefined, { forceRefetch: true, subscribe: false })).unwrap();
