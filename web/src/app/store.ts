@@ -2,6 +2,7 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
 import { api } from '../lib/api/api';
+import { followTimeZoneSetting } from '../lib/format/timeZone';
 import { loginInfoSlice, loggedOut } from '../lib/session/loginInfoSlice';
 import { snackbarSlice, uiSlice } from '../lib/ui/uiSlice';
 import { uploadSlice } from '../lib/upload/uploadSlice';
@@ -36,6 +37,8 @@ export function makeStore() {
 }
 
 export const store = makeStore();
+// account (issue 5): every date is shown in the zone chosen on /date-and-time (or the device's).
+followTimeZoneSetting(store);
 export const persistor = persistStore(store);
 
 export type AppStore = typeof store;

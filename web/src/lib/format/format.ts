@@ -39,6 +39,38 @@ function partsFormatter(timeZone: string | undefined): Intl.DateTimeFormat {
   return formatter;
 }
 
+/**
+ * The zone dates are shown in when a caller names none: the user's choice on the Date and Time
+ * screen (kept equal to the ui slice by `followTimeZoneSetting`), or undefined for the device's.
+ */
+let displayTimeZone: string | undefined;
+
+/** True when `zone` is an IANA name this engine knows. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Sets the default zone of `formatDate`/`formatDateTime`; null, undefined or an unknown name mean the device's. */
+export function setDisplayTimeZone(zone: string | null | undefined): void {
+  // A zone this engine does not know (renamed, or stored by another browser) would make every date throw.
+  displayTimeZone = zone && isTimeZone(zone) ? zone : undefined;
+}
+
+/** The device's own IANA zone, e.g. 'Europe/Berlin'. */
+export function deviceTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** The zone dates are shown in now. */
+export function displayTimeZoneName(): string {
+  return displayTimeZone ?? deviceTimeZone();
+}
+
 function toDate(value: DateInput): Date | undefined {
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;
@@ -62,17 +94,20 @@ function dateParts(value: DateInput, timeZone: string | undefined): DateParts | 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
 /**
- * 'MMM D, YYYY', e.g. 'Nov 21, 2026', in `timeZone` (an IANA name; the user's own zone when
- * omitted). An invalid date gives ''.
+ * 'MMM D, YYYY', e.g. 'Nov 21, 2026', in `timeZone` (an IANA name; when omitted, the zone chosen
+ * on the Date and Time screen, else the device's). An invalid date gives ''.
  */
 export function formatDate(value: DateInput, timeZone?: string): string {
-  const p = dateParts(value, timeZone);
+  const p = dateParts(value, timeZone ?? displayTimeZone);
   return p ? `${MONTHS[p.month - 1]} ${p.day}, ${p.year}` : '';
 }
 
-/** 'MMM D, YYYY · HH:mm' (24-hour), e.g. 'Nov 21, 2026 · 09:05'. An invalid date gives ''. */
+/**
+ * 'MMM D, YYYY · HH:mm' (24-hour), e.g. 'Nov 21, 2026 · 09:05', in `timeZone` as `formatDate`.
+ * An invalid date gives ''.
+ */
 export function formatDateTime(value: DateInput, timeZone?: string): string {
-  const p = dateParts(value, timeZone);
+  const p = dateParts(value, timeZone ?? displayTimeZone);
   return p ? `${MONTHS[p.month - 1]} ${p.day}, ${p.year} \u00b7 ${pad2(p.hour)}:${pad2(p.minute)}` : '';
 }
 

@@ -30,6 +30,12 @@ export interface UiState {
   dialog: string | null;
   /** Intro screens the user asked not to see again. */
   hiddenIntros: string[];
+  // account (issue 5): the Date and Time setting.
+  /**
+   * The IANA time zone dates are shown in, chosen on /date-and-time; null (or absent, in a state
+   * persisted before the setting existed) means the device's own zone.
+   */
+  timeZone?: string | null;
 }
 
 export const uiSlice = createSlice({
@@ -44,6 +50,10 @@ export const uiSlice = createSlice({
     },
     introHidden(state, action: PayloadAction<string>) {
       if (!state.hiddenIntros.includes(action.payload)) state.hiddenIntros.push(action.payload);
+    },
+    /** A zone name, or null for the device's zone (account, issue 5). */
+    timeZoneChosen(state, action: PayloadAction<string | null>) {
+      state.timeZone = action.payload;
     },
   },
 });
@@ -61,5 +71,8 @@ export const snackbarSlice = createSlice({
   },
 });
 
-export const { dialogOpened, dialogClosed, introHidden } = uiSlice.actions;
+export const { dialogOpened, dialogClosed, introHidden, timeZoneChosen } = uiSlice.actions;
+
+/** The chosen display time zone, or null for the device's own (account, issue 5). */
+export const selectTimeZone = (state: { ui: UiState }): string | null => state.ui.timeZone ?? null;
 export const { showSnackbar, hideSnackbar } = snackbarSlice.actions;
