@@ -64,6 +64,8 @@ const router = createBrowserRouter(
     <Route element={<Shell />}>
       <Route path="/" element={<StartPage />} />
       <Route path="/sign-up" element={<SignUpPage />} />
+      {/* organization routes: /sign-up-organization */}
+      <Route path="/sign-up-organization" element={<SignUpPage key="organization" kind="organization" />} />
       <Route path="/log-in" element={<LogInPage />} />
       <Route path="/dashboard" element={<DashboardLayout />}>
         <Route index element={<Navigate to={HOME} replace />} />

@@ -15,3 +15,15 @@ export type VerifyCodeResponse = Camelize<Schemas['VerifyCodeResponse']>;
 export type CreateAccountRequest = Schemas['CreateAccountRequest'];
 export type LoginRequest = Schemas['LoginRequest'];
 export type Profile = Camelize<Schemas['Profile']>;
+
+// --- organization (issue 5): organizations, participants, invites, joining (contract "Organizations") ---
+export type OrganizationSummary = Camelize<Schemas['OrganizationSummary']>;
+export type Organization = Camelize<Schemas['Organization']>;
+export type Participants = Camelize<Schemas['Participants']>;
+export type Participant = Camelize<Schemas['Participant']>;
+export type Invite = Camelize<Schemas['Invite']>;
+export type InviteRequest = Schemas['InviteRequest'];
+export type InvitePreview = Camelize<Schemas['InvitePreview']>;
+export type JoinOrganizationRequest = Schemas['JoinOrganizationRequest'];
+export type RoleChange = Schemas['RoleChange'];
+// --- end organization ---

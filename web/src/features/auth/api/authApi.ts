@@ -1,9 +1,12 @@
-//! Sign-up, log-in and log-out calls (spec §7 "Accounts").
+//! Sign-up, log-in and log-out calls (spec §7 "Accounts"), and joining an organization with an
+//! invite code (contract "Organizations": the invite preview and the join are public).
 import { api } from '../../../lib/api/api';
 import type {
   AvailabilityRequest,
   AvailabilityResponse,
   CreateAccountRequest,
+  InvitePreview,
+  JoinOrganizationRequest,
   LoginRequest,
   SendCodeResponse,
   TokenPair,
@@ -25,11 +28,18 @@ export const authApi = api.injectEndpoints({
         body: { email, code, purpose: 'sign_up' },
       }),
     }),
+    /** With `organization_name` the account is an organization's and its owner. */
     createAccount: build.mutation<TokenPair, CreateAccountRequest>({
       query: (body) => ({ url: 'accounts/create/', method: 'POST', body }),
     }),
     login: build.mutation<TokenPair, LoginRequest>({
       query: (body) => ({ url: 'accounts/login/', method: 'POST', body }),
+    }),
+    invitePreview: build.query<InvitePreview, string>({
+      query: (code) => `accounts/organization/invites/${encodeURIComponent(code)}/`,
+    }),
+    joinOrganization: build.mutation<TokenPair, JoinOrganizationRequest>({
+      query: (body) => ({ url: 'accounts/organization/join/', method: 'POST', body }),
     }),
   }),
 });
@@ -40,4 +50,6 @@ export const {
   useVerifyCodeMutation,
   useCreateAccountMutation,
   useLoginMutation,
+  useInvitePreviewQuery,
+  useJoinOrganizationMutation,
 } = authApi;
