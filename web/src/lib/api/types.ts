@@ -27,3 +27,19 @@ export type InvitePreview = Camelize<Schemas['InvitePreview']>;
 export type JoinOrganizationRequest = Schemas['JoinOrganizationRequest'];
 export type RoleChange = Schemas['RoleChange'];
 // --- end organization ---
+
+// --- account (issue 5): password verification, profile changes, events history (contract "Password verification", "Profile changes", "History") ---
+// PasswordVerifyRequest/PasswordToken serve every password-confirmed action (account deletion too); PasswordResetRequest also forgot-password.
+export type PasswordVerifyRequest = Schemas['PasswordVerifyRequest'];
+export type PasswordToken = Camelize<Schemas['PasswordToken']>;
+export type PasswordResetRequest = Schemas['PasswordResetRequest'];
+export type NamesUpdate = Schemas['NamesUpdate'];
+export type UsernameChange = Schemas['UsernameChange'];
+export type EmailChange = Schemas['EmailChange'];
+export type PhoneChange = Schemas['PhoneChange'];
+export type CodeSent = Camelize<Schemas['CodeSent']>;
+export type AddressChange = Schemas['AddressChange'];
+export type CommunicationMethodChange = Schemas['CommunicationMethodChange'];
+export type ActionLogPage = Camelize<Schemas['ActionLogPage']>;
+export type ActionLog = Camelize<Schemas['ActionLog']>;
+// --- end account ---

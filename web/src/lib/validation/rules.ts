@@ -56,3 +56,8 @@ export const phoneNumber = required()
   .max(11, MESSAGES.phoneMax);
 
 export const confirmationCode = z.string().regex(/^\d{6}$/, MESSAGES.required);
+
+// --- account (issue 5) ---
+/** Not given by the spec: a confirmation that differs from the new password (decisions of the account screens). */
+export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
+// --- end account ---
