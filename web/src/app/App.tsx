@@ -5,6 +5,7 @@ import { PersistGate } from 'redux-persist/integration/react';
 import { NetworkBanner } from '../components/NetworkBanner';
 import { Snackbar } from '../components/Snackbar';
 import { UpdatePrompt } from '../components/UpdatePrompt';
+import { JoinOrganizationPage } from '../features/auth/routes/JoinOrganizationPage';
 import { LogInPage } from '../features/auth/routes/LogInPage';
 import { SignUpPage } from '../features/auth/routes/SignUpPage';
 import { StartPage } from '../features/auth/routes/StartPage';
@@ -64,8 +65,9 @@ const router = createBrowserRouter(
     <Route element={<Shell />}>
       <Route path="/" element={<StartPage />} />
       <Route path="/sign-up" element={<SignUpPage />} />
-      {/* organization routes: /sign-up-organization */}
+      {/* organization routes: /sign-up-organization, /join-organization/:code */}
       <Route path="/sign-up-organization" element={<SignUpPage key="organization" kind="organization" />} />
+      <Route path="/join-organization/:code" element={<JoinOrganizationPage />} />
       <Route path="/log-in" element={<LogInPage />} />
       <Route path="/dashboard" element={<DashboardLayout />}>
         <Route index element={<Navigate to={HOME} replace />} />
