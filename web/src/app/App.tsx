@@ -7,6 +7,7 @@ import { Snackbar } from '../components/Snackbar';
 import { UpdatePrompt } from '../components/UpdatePrompt';
 import { JoinOrganizationPage } from '../features/auth/routes/JoinOrganizationPage';
 import { LogInPage } from '../features/auth/routes/LogInPage';
+import { RecoveryPage } from '../features/auth/routes/RecoveryPage';
 import { SignUpPage } from '../features/auth/routes/SignUpPage';
 import { StartPage } from '../features/auth/routes/StartPage';
 import { EvidencePage } from '../features/capture/routes/EvidencePage';
@@ -69,6 +70,8 @@ const router = createBrowserRouter(
       <Route path="/sign-up-organization" element={<SignUpPage key="organization" kind="organization" />} />
       <Route path="/join-organization/:code" element={<JoinOrganizationPage />} />
       <Route path="/log-in" element={<LogInPage />} />
+      {/* recovery routes: /recovery/:type */}
+      <Route path="/recovery/:type" element={<RecoveryPage />} />
       <Route path="/dashboard" element={<DashboardLayout />}>
         <Route index element={<Navigate to={HOME} replace />} />
         <Route path="home" element={<HomePage />} />

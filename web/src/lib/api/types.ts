@@ -43,3 +43,15 @@ export type CommunicationMethodChange = Schemas['CommunicationMethodChange'];
 export type ActionLogPage = Camelize<Schemas['ActionLogPage']>;
 export type ActionLog = Camelize<Schemas['ActionLog']>;
 // --- end account ---
+
+// --- recovery (issue 5): forgotten username and password, deletion, recovering a deleted account (contract "Recovery", "Deletion") ---
+export type UsernameHasPhoneRequest = Schemas['UsernameHasPhoneRequest'];
+export type RecoveryOptions = Camelize<Schemas['RecoveryOptions']>;
+export type UsernameByEmailRequest = Schemas['UsernameByEmailRequest'];
+export type UsernameByPhoneRequest = Schemas['UsernameByPhoneRequest'];
+export type SentTo = Camelize<Schemas['SentTo']>;
+export type DeleteReason = Camelize<Schemas['DeleteReason']>;
+export type DeleteAccountRequest = Schemas['DeleteAccountRequest'];
+export type DeleteAccountResponse = Camelize<Schemas['DeleteAccountResponse']>;
+export type RecoverAccountRequest = Schemas['RecoverAccountRequest'];
+// --- end recovery ---

@@ -61,3 +61,10 @@ export const confirmationCode = z.string().regex(/^\d{6}$/, MESSAGES.required);
 /** Not given by the spec: a confirmation that differs from the new password (decisions of the account screens). */
 export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
 // --- end account ---
+
+// --- recovery (issue 5): a new password typed twice (forgot password) ---
+/** The new password with the §5 password rules, and its confirmation. */
+export const newPasswordPair = z
+  .object({ newPassword: password, confirmPassword: requiredPassword })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: PASSWORDS_DO_NOT_MATCH, path: ['confirmPassword'] });
+// --- end recovery ---
