@@ -14,11 +14,16 @@ import { EvidencePage } from '../features/capture/routes/EvidencePage';
 import { DashboardLayout } from '../features/dashboard/routes/DashboardLayout';
 import { HomePage } from '../features/dashboard/routes/HomePage';
 import { SettingsPage } from '../features/dashboard/routes/SettingsPage';
+import { DeleteConfirmPage } from '../features/deletion/routes/DeleteConfirmPage';
+import { DeleteReasonsPage } from '../features/deletion/routes/DeleteReasonsPage';
+import { DeletingAccountPage } from '../features/deletion/routes/DeletingAccountPage';
 import { DeleteFilesPage } from '../features/files/routes/DeleteFilesPage';
 import { FolderMapPage } from '../features/files/routes/FolderMapPage';
 import { FoldersMapPage } from '../features/files/routes/FoldersMapPage';
 import { FolderViewPage } from '../features/files/routes/FolderViewPage';
 import { MyFilesPage } from '../features/files/routes/MyFilesPage';
+import { OrganizationCapturesPage } from '../features/organization/routes/OrganizationCapturesPage';
+import { ParticipantsPage } from '../features/organization/routes/ParticipantsPage';
 import { ProofMetadataPage } from '../features/files/routes/ProofMetadataPage';
 import { GuidePage } from '../features/guide/routes/GuidePage';
 import { RentalCapturePage } from '../features/rental/routes/RentalCapturePage';
@@ -66,9 +71,10 @@ const router = createBrowserRouter(
     <Route element={<Shell />}>
       <Route path="/" element={<StartPage />} />
       <Route path="/sign-up" element={<SignUpPage />} />
-      {/* organization routes: /sign-up-organization, /join-organization/:code */}
+      {/* organization routes: /sign-up-organization, /join-organization/:code, /organization-participants, /dashboard/organization-captures */}
       <Route path="/sign-up-organization" element={<SignUpPage key="organization" kind="organization" />} />
       <Route path="/join-organization/:code" element={<JoinOrganizationPage />} />
+      <Route path="/organization-participants" element={<ParticipantsPage />} />
       <Route path="/log-in" element={<LogInPage />} />
       {/* recovery routes: /recovery/:type */}
       <Route path="/recovery/:type" element={<RecoveryPage />} />
@@ -77,6 +83,7 @@ const router = createBrowserRouter(
         <Route path="home" element={<HomePage />} />
         <Route path="settings" element={<SettingsPage />} />
         <Route path="my-files" element={<MyFilesPage />} />
+        <Route path="organization-captures" element={<OrganizationCapturesPage />} />
         {/* dashboard routes: my-files, guide */}
         <Route path="guide" element={<GuidePage />} />
       </Route>
@@ -117,6 +124,10 @@ const router = createBrowserRouter(
       <Route path="/tech-support" element={<TechSupportPage />} />
       <Route path="/contact-us" element={<ContactUsPage />} />
       <Route path="/walkthrough" element={<WalkthroughPage />} />
+      {/* deletion routes: /deleting-of-evidentia-account, /deleting-my-account-reasons, /deleting-my-account-confirm */}
+      <Route path="/deleting-of-evidentia-account" element={<DeletingAccountPage />} />
+      <Route path="/deleting-my-account-reasons" element={<DeleteReasonsPage />} />
+      <Route path="/deleting-my-account-confirm" element={<DeleteConfirmPage />} />
       <Route path="*" element={<Navigate to={START} replace />} />
     </Route>,
   ),
