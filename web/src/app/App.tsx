@@ -22,6 +22,8 @@ import { FolderMapPage } from '../features/files/routes/FolderMapPage';
 import { FoldersMapPage } from '../features/files/routes/FoldersMapPage';
 import { FolderViewPage } from '../features/files/routes/FolderViewPage';
 import { MyFilesPage } from '../features/files/routes/MyFilesPage';
+import { OrganizationCapturesPage } from '../features/organization/routes/OrganizationCapturesPage';
+import { ParticipantsPage } from '../features/organization/routes/ParticipantsPage';
 import { ProofMetadataPage } from '../features/files/routes/ProofMetadataPage';
 import { GuidePage } from '../features/guide/routes/GuidePage';
 import { RentalCapturePage } from '../features/rental/routes/RentalCapturePage';
@@ -69,9 +71,10 @@ const router = createBrowserRouter(
     <Route element={<Shell />}>
       <Route path="/" element={<StartPage />} />
       <Route path="/sign-up" element={<SignUpPage />} />
-      {/* organization routes: /sign-up-organization, /join-organization/:code */}
+      {/* organization routes: /sign-up-organization, /join-organization/:code, /organization-participants, /dashboard/organization-captures */}
       <Route path="/sign-up-organization" element={<SignUpPage key="organization" kind="organization" />} />
       <Route path="/join-organization/:code" element={<JoinOrganizationPage />} />
+      <Route path="/organization-participants" element={<ParticipantsPage />} />
       <Route path="/log-in" element={<LogInPage />} />
       {/* recovery routes: /recovery/:type */}
       <Route path="/recovery/:type" element={<RecoveryPage />} />
@@ -80,6 +83,7 @@ const router = createBrowserRouter(
         <Route path="home" element={<HomePage />} />
         <Route path="settings" element={<SettingsPage />} />
         <Route path="my-files" element={<MyFilesPage />} />
+        <Route path="organization-captures" element={<OrganizationCapturesPage />} />
         {/* dashboard routes: my-files, guide */}
         <Route path="guide" element={<GuidePage />} />
       </Route>

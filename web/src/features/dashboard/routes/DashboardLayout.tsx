@@ -4,6 +4,7 @@ import { NavLink, Outlet } from 'react-router';
 const TABS = [
   { to: '/dashboard/home', label: 'Home' },
   { to: '/dashboard/my-files', label: 'My Files' },
+  { to: '/dashboard/organization-captures', label: 'Organization' },
   { to: '/dashboard/settings', label: 'Settings' },
 ];
 

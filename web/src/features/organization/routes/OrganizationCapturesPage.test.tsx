@@ -1,0 +1,106 @@
+// The organization captures tab: an organization's name, its participants link and the empty
+// state (no list is fetched: organization capture comes later); an account outside any
+// organization is told what the tab is for and reaches the organization sign-up logged out.
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Outlet } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Guard } from '../../../app/Guard';
+import { answer, makePaymentsStore, renderAt, type ApiCall } from '../../../components/payments/testing';
+import { NO_CAPTURES, NOT_AN_ORGANIZATION } from '../model/messages';
+import { apiOrganization, noContent, serveOrganization } from '../testing/helpers';
+import { OrganizationCapturesPage } from './OrganizationCapturesPage';
+
+afterEach(() => vi.unstubAllGlobals());
+
+function open() {
+  const store = makePaymentsStore();
+  const view = renderAt(
+    store,
+    [
+      {
+        element: (
+          <Guard>
+            <Outlet />
+          </Guard>
+        ),
+        children: [
+          { path: '/dashboard/organization-captures', element: <OrganizationCapturesPage /> },
+          { path: '/organization-participants', element: <p>Participants screen</p> },
+          { path: '/sign-up-organization', element: <p>Organization sign-up screen</p> },
+          { path: '/', element: <p>Start screen</p> },
+          { path: '/dashboard/home', element: <p>Home screen</p> },
+        ],
+      },
+    ],
+    '/dashboard/organization-captures',
+  );
+  return { ...view, store };
+}
+
+const routes = (calls: ApiCall[]) => calls.map((c) => `${c.method} ${c.path}`);
+const NOT_MEMBER = answer(404, { errors: [{ message: 'You are not in an organization.', code: 'not_found' }] });
+
+describe('an organization', () => {
+  it('shows its name, the way to its participants and the empty state, and fetches no captures', async () => {
+    const calls = serveOrganization({ 'GET accounts/organization/': apiOrganization('admin') });
+    const { router } = open();
+    expect(await screen.findByTestId('organization-name')).toHaveTextContent('Acme Rentals');
+    expect(screen.getByText('Your role: Admin')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: NO_CAPTURES })).toBeInTheDocument();
+    expect(screen.getByText(/will be listed here/)).toHaveTextContent('Acme Rentals');
+    expect(screen.queryByText(NOT_AN_ORGANIZATION)).toBeNull();
+    expect(routes(calls)).toEqual(['GET accounts/organization/']);
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Participants' }));
+    expect(router.state.location.pathname).toBe('/organization-participants');
+  });
+
+  it('shows another failure with a way to try again', async () => {
+    let attempts = 0;
+    serveOrganization({
+      'GET accounts/organization/': () =>
+        ++attempts === 1 ? answer(403, { errors: [{ message: 'Please log in again.', code: 'forbidden' }] }) : apiOrganization('member'),
+    });
+    open();
+    expect(await screen.findByText('Please log in again.')).toBeInTheDocument();
+    expect(screen.queryByText(NOT_AN_ORGANIZATION)).toBeNull();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByTestId('organization-name')).toHaveTextContent('Acme Rentals');
+  });
+});
+
+describe('an account outside any organization', () => {
+  it('is told the tab is for organization accounts, with no empty list', async () => {
+    serveOrganization({ 'GET accounts/organization/': NOT_MEMBER });
+    open();
+    expect(await screen.findByRole('heading', { name: NOT_AN_ORGANIZATION })).toBeInTheDocument();
+    expect(screen.queryByText(NO_CAPTURES)).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Participants' })).toBeNull();
+  });
+
+  it('asks before logging out, then ends the session and opens the organization sign-up', async () => {
+    const calls = serveOrganization({ 'GET accounts/organization/': NOT_MEMBER, 'POST accounts/logout/': noContent() });
+    const { store, router } = open();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Sign Up as an Organization' }));
+    const dialog = screen.getByRole('dialog', { name: 'Log Out to Sign Up?' });
+    expect(store.getState().loginInfo.accessToken).toBe('a');
+    await user.click(within(dialog).getByRole('button', { name: 'Log Out and Continue' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/sign-up-organization'));
+    expect(screen.getByText('Organization sign-up screen')).toBeInTheDocument();
+    expect(store.getState().loginInfo.accessToken).toBeNull();
+    expect(calls.find((c) => c.path === 'accounts/logout/')?.body).toEqual({ refresh: 'r' });
+  });
+
+  it('Cancel stays signed in', async () => {
+    const calls = serveOrganization({ 'GET accounts/organization/': NOT_MEMBER });
+    const { store, router } = open();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Sign Up as an Organization' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(store.getState().loginInfo.accessToken).toBe('a');
+    expect(router.state.location.pathname).toBe('/dashboard/organization-captures');
+    expect(routes(calls)).toEqual(['GET accounts/organization/']);
+  });
+});

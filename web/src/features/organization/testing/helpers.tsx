@@ -1,0 +1,71 @@
+//! Test helpers of the organization screens: the payments screens' fetch table (components/payments/
+//! testing), with `noContent()` for the contract's 204 answers, which `Response.json` cannot make.
+import { vi } from 'vitest';
+import { answer, serve } from '../../../components/payments/testing';
+
+// An unused status marks the answers to turn into a bodiless 204.
+const NO_CONTENT_MARK = 299;
+
+export const noContent = () => answer(NO_CONTENT_MARK, {});
+
+export function serveOrganization(routes: Parameters<typeof serve>[0]) {
+  const calls = serve(routes);
+  const table = globalThis.fetch;
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const response = await table(input, init);
+    return response.status === NO_CONTENT_MARK ? new Response(null, { status: 204 }) : response;
+  });
+  return calls;
+}
+
+export const apiOrganization = (role: string, overrides: Record<string, unknown> = {}) => ({
+  id: 'org-1',
+  name: 'Acme Rentals',
+  role,
+  created_at: '2026-11-01T12:00:00Z',
+  ...overrides,
+});
+
+export const OWNER = {
+  user_id: 'u-owner',
+  username: 'ann',
+  first_name: 'Ann',
+  last_name: 'Lee',
+  email: 'ann@example.com',
+  role: 'owner',
+  joined_at: '2026-11-01T12:00:00Z',
+};
+export const ADMIN = {
+  user_id: 'u-admin',
+  username: 'dan',
+  first_name: '',
+  last_name: '',
+  email: 'dan@example.com',
+  role: 'admin',
+  joined_at: '2026-11-05T12:00:00Z',
+};
+export const MEMBER = {
+  user_id: 'u-member',
+  username: 'bob',
+  first_name: 'Bob',
+  last_name: 'Stone',
+  email: 'bob@example.com',
+  role: 'member',
+  joined_at: '2026-11-20T12:00:00Z',
+};
+export const EMAIL_INVITE = {
+  id: 'inv-1',
+  channel: 'email',
+  sent_to: 'cy@example.com',
+  role: 'member',
+  expires_at: '2026-11-28T12:00:00Z',
+  created_at: '2026-11-21T12:00:00Z',
+};
+export const SMS_INVITE = {
+  id: 'inv-2',
+  channel: 'sms',
+  sent_to: '+1 5551234567',
+  role: 'admin',
+  expires_at: '2026-11-27T12:00:00Z',
+  created_at: '2026-11-20T12:00:00Z',
+};
