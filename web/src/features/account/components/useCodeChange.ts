@@ -15,8 +15,8 @@ const CODE = 'code';
 
 type Result = { data: CodeSent | null; error?: undefined } | { data?: undefined; error: unknown };
 
-interface Options<Body> {
-  send: (body: Body & { code?: string }) => PromiseLike<Result>;
+interface Options<Body extends { code?: string | null }> {
+  send: (body: Body) => PromiseLike<Result>;
   /** The request fields of the value, by their form field names. */
   valueFields: Record<string, string>;
   onValueError: (field: string, message: string) => void;
@@ -24,13 +24,19 @@ interface Options<Body> {
   onDone: () => void;
 }
 
-export function useCodeChange<Body>({ send, valueFields, onValueError, onTokenRefused, onDone }: Options<Body>) {
+export function useCodeChange<Body extends { code?: string | null }>({
+  send,
+  valueFields,
+  onValueError,
+  onTokenRefused,
+  onDone,
+}: Options<Body>) {
   const dispatch = useAppDispatch();
   const [sent, setSent] = useState<{ body: Body; sentTo: string } | null>(null);
   const [codeError, setCodeError] = useState<string | undefined>();
   // One mutation serves all three calls: which one is running tells which button waits.
   const [busy, setBusy] = useState<'start' | 'confirm' | 'resend' | null>(null);
-  const run = async (which: 'start' | 'confirm' | 'resend', body: Body & { code?: string }) => {
+  const run = async (which: 'start' | 'confirm' | 'resend', body: Body) => {
     setBusy(which);
     try {
       return await send(body);

@@ -1,7 +1,8 @@
-//! Settings: the payments entries (payment methods, the CreditCard Wallet — its screen shows the
-//! intro while there is no wallet —, pricing models, the cost estimator), the information pages
-//! (legal, FAQ, tech support, contact us) and log out (the rest of the settings come with the
-//! accounts issue).
+//! Settings: the account screens (account info, address, password, date and time, events history),
+//! the organization's screens for an organization account, the payments entries (payment methods,
+//! the CreditCard Wallet — its screen shows the intro while there is no wallet —, pricing models,
+//! the cost estimator), the information pages (legal, FAQ, tech support, contact us), deleting the
+//! account, and log out.
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
@@ -9,8 +10,27 @@ import { logOut } from '../../../app/store';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { api } from '../../../lib/api/api';
+import { useMeQuery } from '../../../lib/api/me';
 import { START } from '../../../lib/routing/accessTable';
 import '../dashboard.css';
+
+/** The account screens (spec §2 "Account" routes). */
+export const ACCOUNT_LINKS = [
+  { to: '/account-info', label: 'Account Info' },
+  { to: '/change-address', label: 'Change Address' },
+  { to: '/change-password', label: 'Change Password' },
+  { to: '/date-and-time', label: 'Date and Time' },
+  { to: '/events-history', label: 'Events History' },
+];
+
+/** An organization account's screens (spec §2 "Organization" and the dashboard's captures). */
+export const ORGANIZATION_LINKS = [
+  { to: '/organization-participants', label: 'Participants' },
+  { to: '/dashboard/organization-captures', label: 'Organization Captures' },
+];
+
+/** Deleting the account (spec §2 "Account deletion"; the product is Evidentia). */
+export const SECURITY_LINKS = [{ to: '/deleting-of-evidentia-account', label: 'Delete Account' }];
 
 /** The payments entries (spec §2 routes). */
 export const PAYMENT_LINKS = [
@@ -28,6 +48,23 @@ export const INFO_LINKS = [
   { to: '/contact-us', label: 'Contact Us' },
 ];
 
+function LinkList({ label, links }: { label: string; links: { to: string; label: string }[] }) {
+  return (
+    <nav aria-label={label}>
+      <h2 className="settings-heading">{label}</h2>
+      <ul className="settings-links">
+        {links.map((link) => (
+          <li key={link.to}>
+            <Link to={link.to} className="settings-link">
+              {link.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 const logoutApi = api.injectEndpoints({
   endpoints: (build) => ({
     endSession: build.mutation<void, { refresh: string }>({
@@ -42,6 +79,8 @@ export function SettingsPage() {
   const refresh = useAppSelector((state) => state.loginInfo.refreshToken);
   const [endSession, ending] = logoutApi.useEndSessionMutation();
   const [confirming, setConfirming] = useState(false);
+  // Only an organization account has the organization's entries.
+  const organization = useMeQuery().data?.organization;
 
   const logout = async () => {
     // The session ends on the server when it can; the device forgets it either way.
@@ -53,28 +92,11 @@ export function SettingsPage() {
   return (
     <main className="page">
       <h1>Settings</h1>
-      <nav aria-label="Payments">
-        <ul className="settings-links">
-          {PAYMENT_LINKS.map((link) => (
-            <li key={link.to}>
-              <Link to={link.to} className="settings-link">
-                {link.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <nav aria-label="Help and legal">
-        <ul className="settings-links">
-          {INFO_LINKS.map((link) => (
-            <li key={link.to}>
-              <Link to={link.to} className="settings-link">
-                {link.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <LinkList label="Account" links={ACCOUNT_LINKS} />
+      {organization && <LinkList label="Organization" links={ORGANIZATION_LINKS} />}
+      <LinkList label="Payments" links={PAYMENT_LINKS} />
+      <LinkList label="Help and legal" links={INFO_LINKS} />
+      <LinkList label="Security" links={SECURITY_LINKS} />
       <PrimaryButton variant="red" onClick={() => setConfirming(true)} loading={ending.isLoading}>
         Log out
       </PrimaryButton>
