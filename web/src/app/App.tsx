@@ -1,4 +1,4 @@
-//! The app: store, session restore, router, shell (snackbar, network banner, update prompt).
+//! The app: store, session restore, router, shell (snackbar, network banner, update prompt, idle session).
 import { Provider } from 'react-redux';
 import { createBrowserRouter, createRoutesFromElements, Navigate, Outlet, Route, RouterProvider } from 'react-router';
 import { PersistGate } from 'redux-persist/integration/react';
@@ -6,11 +6,6 @@ import { NetworkBanner } from '../components/NetworkBanner';
 import { Snackbar } from '../components/Snackbar';
 import { UpdatePrompt } from '../components/UpdatePrompt';
 import { JoinOrganizationPage } from '../features/auth/routes/JoinOrganizationPage';
-import { AccountInfoPage } from '../features/account/routes/AccountInfoPage';
-import { ChangeAddressPage } from '../features/account/routes/ChangeAddressPage';
-import { ChangePasswordPage } from '../features/account/routes/ChangePasswordPage';
-import { DateAndTimePage } from '../features/account/routes/DateAndTimePage';
-import { EventsHistoryPage } from '../features/account/routes/EventsHistoryPage';
 import { LogInPage } from '../features/auth/routes/LogInPage';
 import { RecoveryPage } from '../features/auth/routes/RecoveryPage';
 import { SignUpPage } from '../features/auth/routes/SignUpPage';
@@ -51,6 +46,7 @@ import { TechSupportPage } from '../features/info/routes/TechSupportPage';
 import { TermsPage } from '../features/info/routes/TermsPage';
 import { WalkthroughPage } from '../features/info/routes/WalkthroughPage';
 import { HOME, START } from '../lib/routing/accessTable';
+import { IdleSession } from '../lib/session/idleSession';
 import { Guard } from './Guard';
 import { persistor, store } from './store';
 
@@ -66,6 +62,8 @@ function Shell() {
       </div>
       <Snackbar />
       <UpdatePrompt />
+      {/* idle session (issue 5): refreshes the session when the user is idle */}
+      <IdleSession />
     </>
   );
 }
@@ -92,12 +90,6 @@ const router = createBrowserRouter(
         {/* dashboard routes: my-files, guide */}
         <Route path="guide" element={<GuidePage />} />
       </Route>
-      {/* account routes: /account-info, /change-address, /change-password, /date-and-time, /events-history */}
-      <Route path="/account-info" element={<AccountInfoPage />} />
-      <Route path="/change-address" element={<ChangeAddressPage />} />
-      <Route path="/change-password" element={<ChangePasswordPage />} />
-      <Route path="/date-and-time" element={<DateAndTimePage />} />
-      <Route path="/events-history" element={<EventsHistoryPage />} />
       {/* capture routes: /evidence */}
       <Route path="/evidence" element={<EvidencePage />} />
       <Route path="/folder-view" element={<FolderViewPage />} />

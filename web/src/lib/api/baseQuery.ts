@@ -1,6 +1,7 @@
 //! The base query of the one RTK Query API: bearer token, camelCase responses, a single token
 //! refresh on 401 behind a mutex while other requests wait (spec §4 "Session", §9: 500 ms retry
-//! wait), log-out when the refresh fails, and the generic message for any 5xx (spec §8).
+//! wait), log-out when the refresh fails, and the generic message for any 5xx (spec §8). The same
+//! refresh serves the idle action (`refreshSession`).
 import { Mutex } from 'async-mutex';
 import {
   fetchBaseQuery,
@@ -36,6 +37,42 @@ function isRefresh(args: string | FetchArgs): boolean {
   return (typeof args === 'string' ? args : args.url) === REFRESH_PATH;
 }
 
+type ExtraOptions = Parameters<typeof rawBaseQuery>[2];
+
+/**
+ * The one token refresh: POST the refresh token, store the new pair, or log out when there is no
+ * new pair. Only ever called with the mutex held. True when the session was refreshed.
+ */
+async function refreshTokens(api: BaseQueryApi, extra: ExtraOptions): Promise<boolean> {
+  const refresh = (api.getState() as { loginInfo: LoginInfo }).loginInfo.refreshToken;
+  const refreshed = refresh ? await rawBaseQuery({ url: REFRESH_PATH, method: 'POST', body: { refresh } }, api, extra) : undefined;
+  const pair = refreshed?.data as { access?: string; refresh?: string } | undefined;
+  if (pair?.access && pair.refresh) {
+    api.dispatch(tokensReceived({ access: pair.access, refresh: pair.refresh }));
+    return true;
+  }
+  api.dispatch(loggedOut());
+  return false;
+}
+
+/**
+ * Refreshes the session now, not because of a 401 (spec §4 "Session": the idle action), through
+ * the same refresh behind the same mutex. A refresh already under way is waited for instead of
+ * starting another. True when the device is still signed in afterwards.
+ */
+export async function refreshSession(api: BaseQueryApi, extra: ExtraOptions = {}): Promise<boolean> {
+  if (mutex.isLocked()) {
+    await mutex.waitForUnlock();
+    return Boolean(accessToken(api));
+  }
+  const release = await mutex.acquire();
+  try {
+    return await refreshTokens(api, extra);
+  } finally {
+    release();
+  }
+}
+
 export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
   await mutex.waitForUnlock();
   const sentWith = accessToken(api);
@@ -48,18 +85,8 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryE
         if (current && current !== sentWith) {
           // Another request refreshed the token after this one was sent: retry, don't refresh again.
           result = await rawBaseQuery(args, api, extra);
-        } else {
-          const refresh = (api.getState() as { loginInfo: LoginInfo }).loginInfo.refreshToken;
-          const refreshed = refresh
-            ? await rawBaseQuery({ url: REFRESH_PATH, method: 'POST', body: { refresh } }, api, extra)
-            : undefined;
-          const pair = refreshed?.data as { access?: string; refresh?: string } | undefined;
-          if (pair?.access && pair.refresh) {
-            api.dispatch(tokensReceived({ access: pair.access, refresh: pair.refresh }));
-            result = await rawBaseQuery(args, api, extra);
-          } else {
-            api.dispatch(loggedOut());
-          }
+        } else if (await refreshTokens(api, extra)) {
+          result = await rawBaseQuery(args, api, extra);
         }
       } finally {
         release();
