@@ -6,6 +6,11 @@ import { NetworkBanner } from '../components/NetworkBanner';
 import { Snackbar } from '../components/Snackbar';
 import { UpdatePrompt } from '../components/UpdatePrompt';
 import { JoinOrganizationPage } from '../features/auth/routes/JoinOrganizationPage';
+import { AccountInfoPage } from '../features/account/routes/AccountInfoPage';
+import { ChangeAddressPage } from '../features/account/routes/ChangeAddressPage';
+import { ChangePasswordPage } from '../features/account/routes/ChangePasswordPage';
+import { DateAndTimePage } from '../features/account/routes/DateAndTimePage';
+import { EventsHistoryPage } from '../features/account/routes/EventsHistoryPage';
 import { LogInPage } from '../features/auth/routes/LogInPage';
 import { RecoveryPage } from '../features/auth/routes/RecoveryPage';
 import { SignUpPage } from '../features/auth/routes/SignUpPage';
@@ -90,6 +95,12 @@ const router = createBrowserRouter(
         {/* dashboard routes: my-files, guide */}
         <Route path="guide" element={<GuidePage />} />
       </Route>
+      {/* account routes: /account-info, /change-address, /change-password, /date-and-time, /events-history */}
+      <Route path="/account-info" element={<AccountInfoPage />} />
+      <Route path="/change-address" element={<ChangeAddressPage />} />
+      <Route path="/change-password" element={<ChangePasswordPage />} />
+      <Route path="/date-and-time" element={<DateAndTimePage />} />
+      <Route path="/events-history" element={<EventsHistoryPage />} />
       {/* capture routes: /evidence */}
       <Route path="/evidence" element={<EvidencePage />} />
       <Route path="/folder-view" element={<FolderViewPage />} />
