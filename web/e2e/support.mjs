@@ -45,16 +45,11 @@ export async function eventually(what, check, timeoutMs = 15000) {
   }
 }
 
-/**
- * The 6-digit code of the newest message to `email` in the SMTP sink; with `after` (a message's
- * file name, see `newestMail`), only of a message that arrived after that one.
- */
-export async function codeFor(email, { after = '' } = {}) {
+/** The 6-digit code of the newest message to `email` in the SMTP sink. */
+export async function codeFor(email) {
   return eventually(`the confirmation e-mail to ${email}`, async () => {
     const names = (await readdir(MAIL_DIR).catch(() => [])).filter((n) => n.endsWith('.eml')).sort().reverse();
     for (const name of names) {
-      // Names sort by arrival: the rest are older still.
-      if (name <= after) break;
       const text = await readFile(path.join(MAIL_DIR, name), 'utf8');
       if (!text.includes(`To: ${email}`)) continue;
       const match = /confirmation code is (\d{6})/.exec(text);
@@ -110,26 +105,30 @@ export async function apiGet(page, path) {
   return response.json();
 }
 
-// --- recovery (issue 5): telling a new message from an older one to the same address ---
-/** The file name of the newest message in the SMTP sink ('' when there is none). */
-export async function newestMail() {
-  const names = (await readdir(MAIL_DIR).catch(() => [])).filter((n) => n.endsWith('.eml')).sort();
-  return names.at(-1) ?? '';
-}
+// --- organization (issue 5): the SMS sink of the local stack ---
+// One `<time>-<id>.txt` per message (names sort by time; a message appears whole, renamed from a
+// dot-name): the line `To: +15551234567`, a blank line, the body.
+export const SMS_DIR = process.env.SMS_DIR ?? path.resolve(here, '../../.dev/sms');
 
-/** The text of the newest message to `email` containing `needle`, arrived after `after` (see `codeFor`). */
-export async function mailFor(email, needle, { after = '' } = {}) {
-  return eventually(`an e-mail to ${email} containing ${needle}`, async () => {
-    const names = (await readdir(MAIL_DIR).catch(() => []))
-      .filter((n) => n.endsWith('.eml'))
+/** The newest SMS body to `to` (E.164, e.g. `+15551234567`) that contains `needle`. */
+export async function smsFor(to, needle = '') {
+  return eventually(`an SMS to ${to}${needle ? ` containing ${needle}` : ''}`, async () => {
+    const names = (await readdir(SMS_DIR).catch(() => []))
+      .filter((n) => n.endsWith('.txt') && !n.startsWith('.'))
       .sort()
       .reverse();
     for (const name of names) {
-      if (name <= after) break;
-      const text = await readFile(path.join(MAIL_DIR, name), 'utf8');
-      if (text.includes(`To: ${email}`) && text.includes(needle)) return text;
+      const text = await readFile(path.join(SMS_DIR, name), 'utf8');
+      const message = /^To: (\S+)\r?\n\r?\n([\s\S]*)$/.exec(text);
+      if (message && message[1] === to && message[2].includes(needle)) return message[2];
     }
     return undefined;
   });
 }
-// --- end recovery ---
+
+/** The 6-digit code of the newest SMS to `to` that carries one. */
+export async function smsCodeFor(to) {
+  const body = await smsFor(to, 'confirmation code is ');
+  return /confirmation code is (\d{6})/.exec(body)[1];
+}
+// --- end organization ---

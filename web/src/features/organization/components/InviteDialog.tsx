@@ -1,5 +1,5 @@
 //! The 'Invite Participant' dialog: by e-mail (an address) or by SMS (the shared phone input), and
-//! the role, Admin or Member. A server field error goes under its field; any other error is the
+//! the role among those the inviter may give (the owner: Admin or Member; an admin: Member). A server field error goes under its field; any other error is the
 //! first server message in the snackbar, and the dialog stays open.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
@@ -9,7 +9,7 @@ import { PhoneInput } from '../../../components/PhoneInput';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
 import { errorStatus, fieldErrors, firstErrorMessage } from '../../../lib/api/errors';
-import { ROLE_LABELS } from '../../../lib/organization/roles';
+import { ROLE_LABELS, type InvitableRole } from '../../../lib/organization/roles';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { useCreateInviteMutation } from '../api/organizationApi';
 import { FAILED_MESSAGE, inviteSentMessage } from '../model/messages';
@@ -22,13 +22,25 @@ export const CHANNEL_HINTS = {
   sms: 'We will text an invite code and a link to join to this number.',
 } as const;
 
-export function InviteDialog({ onClose }: { onClose: () => void }) {
+interface Props {
+  /** The roles the inviter may give, never empty; Member is chosen at first when it is one. */
+  roles: InvitableRole[];
+  onClose: () => void;
+}
+
+export function InviteDialog({ roles, onClose }: Props) {
   const dispatch = useAppDispatch();
   const titleId = useId();
   const [createInvite, creating] = useCreateInviteMutation();
   const { register, handleSubmit, formState, setError, setValue, clearErrors, control } = useForm<InviteValues>({
     resolver: zodResolver(inviteSchema),
-    defaultValues: { channel: 'email', email: '', countryCode: '+1', phoneNumber: '', role: 'member' },
+    defaultValues: {
+      channel: 'email',
+      email: '',
+      countryCode: '+1',
+      phoneNumber: '',
+      role: roles.includes('member') ? 'member' : (roles[0] ?? 'member'),
+    },
     mode: 'onTouched',
   });
   const [channel, countryCode] = useWatch({ control, name: ['channel', 'countryCode'] });
@@ -89,12 +101,11 @@ export function InviteDialog({ onClose }: { onClose: () => void }) {
           <p className="muted">{CHANNEL_HINTS[channel]}</p>
           <fieldset className="org-choice">
             <legend>Role</legend>
-            <label>
-              <input type="radio" value="admin" {...register('role')} /> {ROLE_LABELS.admin}
-            </label>
-            <label>
-              <input type="radio" value="member" {...register('role')} /> {ROLE_LABELS.member}
-            </label>
+            {roles.map((role) => (
+              <label key={role}>
+                <input type="radio" value={role} {...register('role')} /> {ROLE_LABELS[role]}
+              </label>
+            ))}
             {errors.role?.message && <span className="field__error">{errors.role.message}</span>}
           </fieldset>
           <div className="dialog__buttons">

@@ -1,6 +1,6 @@
 // The role matrix: which controls each role gets over which participant.
 import { describe, expect, it } from 'vitest';
-import { canChangeRole, canInvite, canRemove, canRevokeInvites, displayName } from './permissions';
+import { canChangeRole, canInvite, canRemove, canRevokeInvites, displayName, invitableRoles } from './permissions';
 
 const owner = { role: 'owner' };
 const admin = { role: 'admin' };
@@ -10,6 +10,12 @@ describe('the role matrix', () => {
   it('owner and admin invite and revoke invites; a member does not', () => {
     expect([canInvite('owner'), canInvite('admin'), canInvite('member')]).toEqual([true, true, false]);
     expect([canRevokeInvites('owner'), canRevokeInvites('admin'), canRevokeInvites('member')]).toEqual([true, true, false]);
+  });
+
+  it('the owner invites admins and members; an admin members only; a member no one', () => {
+    expect(invitableRoles('owner')).toEqual(['admin', 'member']);
+    expect(invitableRoles('admin')).toEqual(['member']);
+    expect(invitableRoles('member')).toEqual([]);
   });
 
   it('the owner removes anyone but themself', () => {

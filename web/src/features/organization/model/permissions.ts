@@ -1,7 +1,8 @@
-//! Who may do what in an organization (the role matrix of issue 5): the owner invites, revokes
-//! invites, removes anyone but themself and changes roles; an admin invites, revokes invites and
-//! removes members; a member only looks. The screens show a control only where this allows it.
-import type { OrganizationRole } from '../../../lib/organization/roles';
+//! Who may do what in an organization (the role matrix of issue 5): the owner invites admins and
+//! members, revokes invites, removes anyone but themself and changes roles; an admin invites
+//! members, revokes invites and removes members; a member only looks. The screens show a control
+//! only where this allows it.
+import type { InvitableRole, OrganizationRole } from '../../../lib/organization/roles';
 
 /** The participant a control would act on. */
 export interface Target {
@@ -10,6 +11,13 @@ export interface Target {
 
 export function canInvite(me: OrganizationRole): boolean {
   return me === 'owner' || me === 'admin';
+}
+
+/** The roles `me` may give in an invite: an admin invites members only (as the server decides). */
+export function invitableRoles(me: OrganizationRole): InvitableRole[] {
+  if (me === 'owner') return ['admin', 'member'];
+  if (me === 'admin') return ['member'];
+  return [];
 }
 
 export function canRevokeInvites(me: OrganizationRole): boolean {

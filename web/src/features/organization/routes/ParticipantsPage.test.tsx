@@ -224,7 +224,7 @@ describe('the invite dialog', () => {
 
   it('by SMS asks for a phone number of 9 to 11 digits instead, and sends the chosen role', async () => {
     const created = { ...SMS_INVITE, id: 'inv-4', sent_to: '+1 4155550123' };
-    const calls = serveOrganization(routesFor('admin', { 'POST accounts/organization/invites/': answer(201, created) }));
+    const calls = serveOrganization(routesFor('owner', { 'POST accounts/organization/invites/': answer(201, created) }));
     const { store } = open();
     const { user, dialog } = await openDialog();
     await user.click(within(dialog).getByRole('radio', { name: 'By SMS' }));
@@ -255,6 +255,25 @@ describe('the invite dialog', () => {
       role: 'admin',
     });
   }, 20000);
+
+  it('lets the owner give Admin or Member, and an admin Member only', async () => {
+    serveOrganization(routesFor('owner'));
+    const owner = open();
+    const { dialog } = await openDialog();
+    expect(
+      within(dialog)
+        .getAllByRole('radio', { name: /^(Admin|Member)$/ })
+        .map((radio) => radio.getAttribute('value')),
+    ).toEqual(['admin', 'member']);
+    owner.unmount();
+    vi.unstubAllGlobals();
+
+    serveOrganization(routesFor('admin'));
+    open();
+    const second = await openDialog();
+    expect(within(second.dialog).queryByRole('radio', { name: 'Admin' })).toBeNull();
+    expect(within(second.dialog).getByRole('radio', { name: 'Member' })).toBeChecked();
+  });
 
   it('puts a server field error under its field and stays open', async () => {
     serveOrganization(

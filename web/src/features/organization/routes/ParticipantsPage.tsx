@@ -31,7 +31,7 @@ import { InviteDialog } from '../components/InviteDialog';
 import { NotAnOrganization } from '../components/NotAnOrganization';
 import { RoleBadge } from '../components/RoleBadge';
 import { FAILED_MESSAGE, INVITE_REVOKED, PARTICIPANT_REMOVED, roleChangedMessage } from '../model/messages';
-import { canChangeRole, canInvite, canRemove, canRevokeInvites, displayName } from '../model/permissions';
+import { canChangeRole, canInvite, canRemove, canRevokeInvites, displayName, invitableRoles } from '../model/permissions';
 import '../organization.css';
 
 export const ORGANIZATION_CAPTURES = '/dashboard/organization-captures';
@@ -214,7 +214,7 @@ function Participants({ organizationName, role }: { organizationName: string; ro
         </section>
       )}
 
-      {inviting && <InviteDialog onClose={() => setInviting(false)} />}
+      {inviting && <InviteDialog roles={invitableRoles(role)} onClose={() => setInviting(false)} />}
       <ConfirmDialog
         isOpen={removing !== null}
         title="Remove Participant?"
