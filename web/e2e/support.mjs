@@ -45,11 +45,16 @@ export async function eventually(what, check, timeoutMs = 15000) {
   }
 }
 
-/** The 6-digit code of the newest message to `email` in the SMTP sink. */
-export async function codeFor(email) {
+/**
+ * The 6-digit code of the newest message to `email` in the SMTP sink; with `after` (a message's
+ * file name, see `newestMail`), only of a message that arrived after that one.
+ */
+export async function codeFor(email, { after = '' } = {}) {
   return eventually(`the confirmation e-mail to ${email}`, async () => {
     const names = (await readdir(MAIL_DIR).catch(() => [])).filter((n) => n.endsWith('.eml')).sort().reverse();
     for (const name of names) {
+      // Names sort by arrival: the rest are older still.
+      if (name <= after) break;
       const text = await readFile(path.join(MAIL_DIR, name), 'utf8');
       if (!text.includes(`To: ${email}`)) continue;
       const match = /confirmation code is (\d{6})/.exec(text);
@@ -132,3 +137,27 @@ export async function smsCodeFor(to) {
   return /confirmation code is (\d{6})/.exec(body)[1];
 }
 // --- end organization ---
+
+// --- recovery (issue 5): telling a new message from an older one to the same address ---
+/** The file name of the newest message in the SMTP sink ('' when there is none). */
+export async function newestMail() {
+  const names = (await readdir(MAIL_DIR).catch(() => [])).filter((n) => n.endsWith('.eml')).sort();
+  return names.at(-1) ?? '';
+}
+
+/** The text of the newest message to `email` containing `needle`, arrived after `after` (see `codeFor`). */
+export async function mailFor(email, needle, { after = '' } = {}) {
+  return eventually(`an e-mail to ${email} containing ${needle}`, async () => {
+    const names = (await readdir(MAIL_DIR).catch(() => []))
+      .filter((n) => n.endsWith('.eml'))
+      .sort()
+      .reverse();
+    for (const name of names) {
+      if (name <= after) break;
+      const text = await readFile(path.join(MAIL_DIR, name), 'utf8');
+      if (text.includes(`To: ${email}`) && text.includes(needle)) return text;
+    }
+    return undefined;
+  });
+}
+// --- end recovery ---
