@@ -44,10 +44,10 @@ describe('account screens', () => {
     await page.waitForURL('**/dashboard/settings');
     const account = page.getByRole('navigation', { name: 'Account' });
     for (const name of ['Change Address', 'Change Password', 'Date and Time', 'Events History']) {
-      await account.getByRole('link', { name, exact: true }).waitFor();
+      await account.getByRole('link', { name }).waitFor();
     }
     await page.getByRole('navigation', { name: 'Security' }).getByRole('link', { name: 'Delete Account' }).waitFor();
-    await account.getByRole('link', { name: 'Account Info', exact: true }).click();
+    await account.getByRole('link', { name: 'Account Info' }).click();
     await page.waitForURL('**/account-info');
     await page.getByTestId('account-username').filter({ hasText: user.username }).waitFor();
     assert.equal(await page.getByTestId('account-email').innerText(), user.email);
