@@ -1,6 +1,6 @@
 // Searching the time zones and naming their offsets.
 import { describe, expect, it } from 'vitest';
-import { matchTimeZones, zoneOffset } from './timeZones';
+import { matchTimeZones, shownZones, zoneOffset } from './timeZones';
 
 const ZONES = ['UTC', 'America/New_York', 'America/Argentina/Buenos_Aires', 'Europe/Berlin', 'Asia/Kolkata'];
 
@@ -26,5 +26,15 @@ describe('zone offsets', () => {
     expect(zoneOffset('Europe/Berlin', new Date('2026-07-15T12:00:00Z'))).toBe('GMT+2');
     expect(zoneOffset('UTC', new Date('2026-07-15T12:00:00Z'))).toBe('GMT');
     expect(zoneOffset('Mars/Olympus_Mons', new Date())).toBe('');
+  });
+});
+
+describe('the zones shown', () => {
+  it('shows the first ones and always the chosen one', () => {
+    expect(shownZones(ZONES, null, 2)).toEqual(['UTC', 'America/New_York']);
+    expect(shownZones(ZONES, 'America/New_York', 2)).toEqual(['UTC', 'America/New_York']);
+    expect(shownZones(ZONES, 'Asia/Kolkata', 2)).toEqual(['Asia/Kolkata', 'UTC']);
+    // A chosen zone the search does not match stays out.
+    expect(shownZones(['UTC', 'Europe/Berlin'], 'Asia/Kolkata', 2)).toEqual(['UTC', 'Europe/Berlin']);
   });
 });

@@ -24,3 +24,13 @@ export function zoneOffset(zone: string, at: Date): string {
     return '';
   }
 }
+
+/** How many zones the list shows at once (a long list of radios is slow to draw on a phone). */
+export const ZONES_SHOWN = 50;
+
+/** The first `limit` matches; the chosen zone, when it matches, is always among them (first if it would not be). */
+export function shownZones(matches: readonly string[], chosen: string | null, limit: number = ZONES_SHOWN): string[] {
+  const first = matches.slice(0, limit);
+  if (chosen && !first.includes(chosen) && matches.includes(chosen)) return [chosen, ...first.slice(0, limit - 1)];
+  return first;
+}

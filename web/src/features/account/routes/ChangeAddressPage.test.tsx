@@ -143,7 +143,7 @@ describe('change address', () => {
         zip_code: '75001',
       }),
     );
-  });
+  }, 15000); // the picker searches 1000 ms after typing stops
 
   it("puts the server's field errors under their fields and stays", async () => {
     serve({

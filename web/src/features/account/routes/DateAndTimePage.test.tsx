@@ -79,6 +79,9 @@ describe('date and time', () => {
     const store = open('America/New_York');
     expect(screen.getByRole('radio', { name: 'Choose a time zone' })).toBeChecked();
     expect(screen.getByRole('radio', { name: /America\/New_York/ })).toBeChecked();
+    // The list shows 50 zones at a time, the chosen one among them.
+    expect(within(screen.getByRole('list', { name: 'Time zones' })).getAllByRole('radio')).toHaveLength(50);
+    expect(screen.getByTestId('zones-more')).toHaveTextContent(/^Showing 50 of \d{3} time zones\. Type to narrow the search\.$/);
     expect(screen.getByTestId('format-date-time')).toHaveTextContent('Nov 21, 2026 · 09:07');
     await user.click(screen.getByRole('radio', { name: /^Automatic/ }));
     expect(store.getState().ui.timeZone).toBeNull();

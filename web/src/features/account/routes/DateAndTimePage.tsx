@@ -9,7 +9,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { deviceTimeZone, formatDate, formatDateTime, isTimeZone } from '../../../lib/format/format';
 import { timeZones } from '../../../lib/format/timeZone';
 import { selectTimeZone, timeZoneChosen } from '../../../lib/ui/uiSlice';
-import { matchTimeZones, zoneOffset } from '../model/timeZones';
+import { matchTimeZones, shownZones, zoneOffset } from '../model/timeZones';
 import { SETTINGS } from '../paths';
 import '../account.css';
 
@@ -25,6 +25,7 @@ export function DateAndTimePage() {
   const [query, setQuery] = useState('');
   const zones = useMemo(() => timeZones(), []);
   const matches = useMemo(() => matchTimeZones(zones, query), [zones, query]);
+  const shown = shownZones(matches, chosen);
 
   return (
     <main className="page account">
@@ -88,7 +89,7 @@ export function DateAndTimePage() {
               <p className="muted">No time zone matches your search.</p>
             ) : (
               <ul className="account-zones" aria-label="Time zones">
-                {matches.map((zone) => (
+                {shown.map((zone) => (
                   <li key={zone}>
                     <label>
                       <input type="radio" name="time-zone" checked={zone === chosen} onChange={() => dispatch(timeZoneChosen(zone))} />
@@ -97,6 +98,11 @@ export function DateAndTimePage() {
                   </li>
                 ))}
               </ul>
+            )}
+            {matches.length > shown.length && (
+              <p className="muted" data-testid="zones-more">
+                Showing {shown.length} of {matches.length} time zones. Type to narrow the search.
+              </p>
             )}
           </>
         )}
