@@ -98,3 +98,18 @@ impl Event for events::v1::StorageExtensionRefused {
     const ROUTING_KEY: &'static str = "evidence.storage_extension_refused";
     const TYPE_NAME: &'static str = "evidentia.events.v1.StorageExtensionRefused";
 }
+
+impl Event for events::v1::AccountDeleted {
+    const ROUTING_KEY: &'static str = "accounts.account_deleted";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.AccountDeleted";
+}
+
+impl Event for events::v1::AccountRecovered {
+    const ROUTING_KEY: &'static str = "accounts.account_recovered";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.AccountRecovered";
+}
+
+impl Event for events::v1::AccountPurged {
+    const ROUTING_KEY: &'static str = "accounts.account_purged";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.AccountPurged";
+}

@@ -1,5 +1,8 @@
-//! Confirmation codes (spec §3, §5): six digits sent by e-mail, single use, expiring, with a
+//! Confirmation codes (spec §3, §5): six digits sent by e-mail or SMS, single use, expiring, with a
 //! bounded number of tries; a verified code yields a verification token for the call it unlocks.
+//!
+//! A code is for a subject (the e-mail being signed up, or a user and the change they make) and a
+//! purpose, and goes to a destination; verifying names the same subject and purpose.
 
 use chrono::{Duration, Utc};
 use evidentia_common::ratelimit;
@@ -8,36 +11,122 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
-    domain::Email,
     error::AccountsError,
     startup::AppState,
     tokens::{hash, random_token},
 };
 
-/// What a code proves. Stored as text.
+/// What a code or a verification proves. Stored as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Purpose {
     SignUp,
+    PasswordReset,
+    EmailChange,
+    PhoneChange,
+    /// A password verification before a sensitive change (no code: the password itself).
+    Password,
 }
 
 impl Purpose {
     pub fn as_str(self) -> &'static str {
         match self {
             Self::SignUp => "sign_up",
+            Self::PasswordReset => "password_reset",
+            Self::EmailChange => "email_change",
+            Self::PhoneChange => "phone_change",
+            Self::Password => "password",
         }
     }
 }
 
-fn code_hash(id: Uuid, code: &str) -> String {
-    hash(&format!("{id}:{code}"))
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    Email,
+    Sms,
 }
 
-/// Sends a new code to `email`, replacing any earlier one. Rate-limited per address.
-#[tracing::instrument(skip_all, fields(purpose = purpose.as_str()))]
-pub async fn send(state: &AppState, email: &Email, purpose: Purpose) -> Result<i64, AccountsError> {
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Email => "email",
+            Self::Sms => "sms",
+        }
+    }
+
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "email" => Some(Self::Email),
+            "sms" => Some(Self::Sms),
+            _ => None,
+        }
+    }
+}
+
+/// Where a message goes: an e-mail address or an E.164 phone number, and how it is shown back to
+/// the user (`a***@example.com`, `+1 *******100`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Destination {
+    pub channel: Channel,
+    pub address: String,
+    pub masked: String,
+}
+
+impl Destination {
+    pub fn email(address: &str) -> Self {
+        Self {
+            channel: Channel::Email,
+            address: address.to_owned(),
+            masked: mask_email(address),
+        }
+    }
+
+    pub fn phone(country_code: &str, national_number: &str) -> Self {
+        Self {
+            channel: Channel::Sms,
+            address: format!("{country_code}{national_number}"),
+            masked: mask_phone(country_code, national_number),
+        }
+    }
+}
+
+pub fn mask_email(address: &str) -> String {
+    match address.split_once('@') {
+        Some((local, domain)) => {
+            let first: String = local.chars().take(1).collect();
+            format!("{first}***@{domain}")
+        }
+        None => "***".to_owned(),
+    }
+}
+
+pub fn mask_phone(country_code: &str, national_number: &str) -> String {
+    let shown = national_number.len().saturating_sub(3);
+    format!(
+        "{country_code} {}{}",
+        "*".repeat(shown),
+        &national_number[shown..]
+    )
+}
+
+/// Sends `text` to `to`, by e-mail or SMS.
+pub async fn deliver(
+    state: &AppState,
+    to: &Destination,
+    subject: &str,
+    text: &str,
+) -> Result<(), AccountsError> {
+    match to.channel {
+        Channel::Email => state.mailer.send(&to.address, subject, text).await?,
+        Channel::Sms => state.sms.send(&to.address, text).await?,
+    }
+    Ok(())
+}
+
+/// Bounds how many messages (codes, usernames, invites) one destination receives per window.
+pub async fn limit_sends(state: &AppState, to: &Destination) -> Result<(), AccountsError> {
     let limits = &state.config.limits;
-    let key = format!("accounts:code-send:{}", email.as_str());
-    if !ratelimit::hit(
+    let key = format!("accounts:code-send:{}", to.address.to_lowercase());
+    if ratelimit::hit(
         &state.redis,
         &key,
         limits.code_sends_per_window,
@@ -45,39 +134,62 @@ pub async fn send(state: &AppState, email: &Email, purpose: Purpose) -> Result<i
     )
     .await?
     {
-        return Err(AccountsError::RateLimited);
+        Ok(())
+    } else {
+        Err(AccountsError::RateLimited)
     }
+}
+
+fn code_hash(id: Uuid, code: &str) -> String {
+    hash(&format!("{id}:{code}"))
+}
+
+/// Sends a new code for `subject` to `to`, replacing any earlier one. Rate-limited per
+/// destination. Returns how long the code lives, in seconds.
+#[tracing::instrument(skip_all, fields(purpose = purpose.as_str(), channel = to.channel.as_str()))]
+pub async fn send(
+    state: &AppState,
+    subject: &str,
+    purpose: Purpose,
+    to: &Destination,
+) -> Result<i64, AccountsError> {
+    limit_sends(state, to).await?;
+    let limits = &state.config.limits;
     let code = format!("{:06}", rand::rng().random_range(0..1_000_000u32));
     let id = Uuid::now_v7();
     let mut tx = state.pool.begin().await?;
     sqlx::query(
         "UPDATE confirmation_codes SET superseded_at = now() \
-         WHERE lower(email) = $1 AND purpose = $2 AND consumed_at IS NULL AND superseded_at IS NULL",
+         WHERE subject = $1 AND purpose = $2 AND consumed_at IS NULL AND superseded_at IS NULL",
     )
-    .bind(email.as_str())
+    .bind(subject)
     .bind(purpose.as_str())
     .execute(&mut *tx)
     .await?;
-    sqlx::query("INSERT INTO confirmation_codes (id, email, purpose, code_hash, expires_at) VALUES ($1, $2, $3, $4, $5)")
-        .bind(id)
-        .bind(email.as_str())
-        .bind(purpose.as_str())
-        .bind(code_hash(id, &code))
-        .bind(Utc::now() + Duration::seconds(limits.code_ttl_seconds))
-        .execute(&mut *tx)
-        .await?;
-    // Sent before commit: if the mail cannot go out, no unusable code is left behind.
+    sqlx::query(
+        "INSERT INTO confirmation_codes (id, subject, purpose, code_hash, expires_at, channel, destination) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(id)
+    .bind(subject)
+    .bind(purpose.as_str())
+    .bind(code_hash(id, &code))
+    .bind(Utc::now() + Duration::seconds(limits.code_ttl_seconds))
+    .bind(to.channel.as_str())
+    .bind(&to.address)
+    .execute(&mut *tx)
+    .await?;
+    // Sent before commit: if the message cannot go out, no unusable code is left behind.
     let minutes = limits.code_ttl_seconds / 60;
-    state
-        .mailer
-        .send(
-            email.as_str(),
-            "Your Evidentia confirmation code",
-            &format!(
-                "Your Evidentia confirmation code is {code}\n\nIt expires in {minutes} minutes. If you did not ask for it, ignore this message.\n"
-            ),
-        )
-        .await?;
+    let text = match to.channel {
+        Channel::Email => format!(
+            "Your Evidentia confirmation code is {code}\n\nIt expires in {minutes} minutes. If you did not ask for it, ignore this message.\n"
+        ),
+        Channel::Sms => {
+            format!("Your Evidentia confirmation code is {code}. It expires in {minutes} minutes.")
+        }
+    };
+    deliver(state, to, "Your Evidentia confirmation code", &text).await?;
     tx.commit().await?;
     Ok(limits.code_ttl_seconds)
 }
@@ -90,23 +202,27 @@ struct StoredCode {
     expires_at: chrono::DateTime<Utc>,
 }
 
-/// Checks `code` against the address's current code; on success spends it and returns a
+/// Checks `code` against the subject's current code; on success spends it and returns a
 /// verification token.
 #[tracing::instrument(skip_all, fields(purpose = purpose.as_str()))]
 pub async fn verify(
     state: &AppState,
-    email: &Email,
+    subject: &str,
     code: &str,
     purpose: Purpose,
 ) -> Result<String, AccountsError> {
+    let code = code.trim().replace(' ', "");
+    if code.len() != 6 || !code.chars().all(|c| c.is_ascii_digit()) {
+        return Err(AccountsError::CodeIncorrect);
+    }
     let limits = &state.config.limits;
     let mut tx = state.pool.begin().await?;
     let stored: Option<StoredCode> = sqlx::query_as(
         "SELECT id, code_hash, attempts, expires_at FROM confirmation_codes \
-         WHERE lower(email) = $1 AND purpose = $2 AND consumed_at IS NULL AND superseded_at IS NULL \
+         WHERE subject = $1 AND purpose = $2 AND consumed_at IS NULL AND superseded_at IS NULL \
          ORDER BY created_at DESC LIMIT 1 FOR UPDATE",
     )
-    .bind(email.as_str())
+    .bind(subject)
     .bind(purpose.as_str())
     .fetch_optional(&mut *tx)
     .await?;
@@ -119,7 +235,6 @@ pub async fn verify(
     if stored.attempts >= limits.code_max_attempts {
         return Err(AccountsError::CodeAttemptsExhausted);
     }
-    let code = code.trim().replace(' ', "");
     if code_hash(stored.id, &code) != stored.code_hash {
         sqlx::query("UPDATE confirmation_codes SET attempts = attempts + 1 WHERE id = $1")
             .bind(stored.id)
@@ -136,31 +251,45 @@ pub async fn verify(
         .bind(stored.id)
         .execute(&mut *tx)
         .await?;
-    let token = random_token();
-    sqlx::query("INSERT INTO email_verifications (token_hash, email, purpose, expires_at) VALUES ($1, $2, $3, $4)")
-        .bind(hash(&token))
-        .bind(email.as_str())
-        .bind(purpose.as_str())
-        .bind(Utc::now() + Duration::seconds(limits.verification_ttl_seconds))
-        .execute(&mut *tx)
-        .await?;
+    let token =
+        issue_verification(&mut tx, subject, purpose, limits.verification_ttl_seconds).await?;
     tx.commit().await?;
     Ok(token)
 }
 
-/// Spends a verification token for `email` inside the caller's transaction.
+/// Records a verification of `subject` for `purpose` and returns its token.
+pub async fn issue_verification(
+    conn: &mut PgConnection,
+    subject: &str,
+    purpose: Purpose,
+    ttl_seconds: i64,
+) -> Result<String, AccountsError> {
+    let token = random_token();
+    sqlx::query(
+        "INSERT INTO verifications (token_hash, subject, purpose, expires_at) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(hash(&token))
+    .bind(subject)
+    .bind(purpose.as_str())
+    .bind(Utc::now() + Duration::seconds(ttl_seconds))
+    .execute(conn)
+    .await?;
+    Ok(token)
+}
+
+/// Spends a verification token for `subject` inside the caller's transaction.
 pub async fn spend_verification(
     conn: &mut PgConnection,
     token: &str,
-    email: &Email,
+    subject: &str,
     purpose: Purpose,
 ) -> Result<(), AccountsError> {
     let spent = sqlx::query(
-        "UPDATE email_verifications SET used_at = now() \
-         WHERE token_hash = $1 AND lower(email) = $2 AND purpose = $3 AND used_at IS NULL AND expires_at > now()",
+        "UPDATE verifications SET used_at = now() \
+         WHERE token_hash = $1 AND subject = $2 AND purpose = $3 AND used_at IS NULL AND expires_at > now()",
     )
     .bind(hash(token))
-    .bind(email.as_str())
+    .bind(subject)
     .bind(purpose.as_str())
     .execute(conn)
     .await?
@@ -168,6 +297,43 @@ pub async fn spend_verification(
     if spent == 1 {
         Ok(())
     } else {
-        Err(AccountsError::VerificationInvalid)
+        Err(match purpose {
+            Purpose::Password => AccountsError::PasswordTokenInvalid,
+            Purpose::PasswordReset => AccountsError::RecoveryInvalid,
+            _ => AccountsError::VerificationInvalid,
+        })
+    }
+}
+
+/// Checks, without spending, that a password token of `user_id` is still valid: it unlocks every
+/// sensitive change for its lifetime.
+pub async fn check_password_token(
+    conn: &mut PgConnection,
+    token: &str,
+    user_id: Uuid,
+) -> Result<(), AccountsError> {
+    let valid: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM verifications WHERE token_hash = $1 AND subject = $2 \
+         AND purpose = 'password' AND used_at IS NULL AND expires_at > now())",
+    )
+    .bind(hash(token))
+    .bind(user_id.to_string())
+    .fetch_one(conn)
+    .await?;
+    if valid {
+        Ok(())
+    } else {
+        Err(AccountsError::PasswordTokenInvalid)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_are_masked() {
+        assert_eq!(mask_email("ann@example.com"), "a***@example.com");
+        assert_eq!(mask_phone("+1", "4155550100"), "+1 *******100");
     }
 }

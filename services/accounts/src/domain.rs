@@ -170,6 +170,127 @@ pub fn optional_name(field: &str, value: &str) -> Result<String, FieldError> {
     Ok(value.to_owned())
 }
 
+/// A first or last name on the profile: required, 2 to 150 characters.
+pub fn name(field: &str, value: &str) -> Result<String, FieldError> {
+    required(field, value)?;
+    optional_name(field, value)
+}
+
+/// Short text (an organization's name): 3 to 30 characters.
+pub fn short_text(field: &str, value: &str) -> Result<String, FieldError> {
+    let value = value.trim();
+    required(field, value)?;
+    let len = value.chars().count();
+    if len < 3 {
+        return Err(FieldError::new(field, "Minimum 3 characters"));
+    }
+    if len > 30 {
+        return Err(FieldError::new(field, "Maximum 30 characters"));
+    }
+    Ok(value.to_owned())
+}
+
+static LETTERS: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)] // a constant pattern, checked by the tests
+    Regex::new(r"^\p{L}[\p{L} .'-]*$").expect("letters pattern")
+});
+
+/// The address of the profile (spec §5 "Address"), each field with its rules.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Address {
+    pub country: String,
+    pub apartment_number: String,
+    pub province: String,
+    pub street: String,
+    pub house: String,
+    pub city: String,
+    pub zip_code: String,
+}
+
+struct TextRule {
+    required: bool,
+    max: usize,
+    min: usize,
+    letters: bool,
+}
+
+fn text(field: &str, value: &str, rule: TextRule) -> Result<String, FieldError> {
+    let value = value.trim();
+    if value.is_empty() {
+        return if rule.required {
+            Err(FieldError::new(field, REQUIRED))
+        } else {
+            Ok(String::new())
+        };
+    }
+    let len = value.chars().count();
+    if len > rule.max {
+        return Err(FieldError::new(
+            field,
+            format!("Maximum {} characters", rule.max),
+        ));
+    }
+    if rule.letters && !LETTERS.is_match(value) {
+        return Err(FieldError::new(
+            field,
+            "Incorrect input. Only letters allowed",
+        ));
+    }
+    if len < rule.min {
+        return Err(FieldError::new(
+            field,
+            format!("Minimum {} characters", rule.min),
+        ));
+    }
+    Ok(value.to_owned())
+}
+
+impl Address {
+    /// Checks every field; all problems are reported at once.
+    pub fn parse(input: &Address) -> Result<Self, Vec<FieldError>> {
+        let mut fields = Fields::default();
+        let rule = |max, min, letters| TextRule {
+            required: true,
+            max,
+            min,
+            letters,
+        };
+        let address = Self {
+            country: fields
+                .check(text("country", &input.country, rule(50, 2, true)))
+                .unwrap_or_default(),
+            apartment_number: fields
+                .check(text(
+                    "apartment_number",
+                    &input.apartment_number,
+                    TextRule {
+                        required: false,
+                        max: 9,
+                        min: 0,
+                        letters: false,
+                    },
+                ))
+                .unwrap_or_default(),
+            province: fields
+                .check(text("province", &input.province, rule(30, 2, true)))
+                .unwrap_or_default(),
+            street: fields
+                .check(text("street", &input.street, rule(50, 2, false)))
+                .unwrap_or_default(),
+            house: fields
+                .check(text("house", &input.house, rule(9, 0, false)))
+                .unwrap_or_default(),
+            city: fields
+                .check(text("city", &input.city, rule(50, 2, true)))
+                .unwrap_or_default(),
+            zip_code: fields
+                .check(text("zip_code", &input.zip_code, rule(9, 0, false)))
+                .unwrap_or_default(),
+        };
+        fields.finish().map(|()| address)
+    }
+}
+
 /// Collects field errors so a form gets all of them at once.
 #[derive(Debug, Default)]
 pub struct Fields(Vec<FieldError>);
@@ -287,6 +408,60 @@ mod tests {
         );
         assert!(PhoneNumber::parse("phone_number", "+44", "7911123456").is_ok());
         assert!(PhoneNumber::parse("phone_number", "+1", "4155550100").is_ok());
+    }
+
+    #[test]
+    fn address_rules_follow_spec_section_5() {
+        let good = Address {
+            country: "Côte d'Ivoire".into(),
+            apartment_number: String::new(),
+            province: "New York".into(),
+            street: "Main Street".into(),
+            house: "12a".into(),
+            city: "St. Louis".into(),
+            zip_code: "12345".into(),
+        };
+        assert_eq!(Address::parse(&good), Ok(good.clone()));
+        let bad = Address {
+            country: "France1".into(),
+            apartment_number: "1234567890".into(),
+            province: "A".repeat(31),
+            street: String::new(),
+            house: "1234567890".into(),
+            city: "B".into(),
+            zip_code: "1234567890".into(),
+        };
+        let errors = Address::parse(&bad).expect_err("bad address");
+        let messages: Vec<_> = errors
+            .iter()
+            .map(|e| (e.field.as_str(), e.message.as_str()))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                ("country", "Incorrect input. Only letters allowed"),
+                ("apartment_number", "Maximum 9 characters"),
+                ("province", "Maximum 30 characters"),
+                ("street", "This field is required"),
+                ("house", "Maximum 9 characters"),
+                ("city", "Minimum 2 characters"),
+                ("zip_code", "Maximum 9 characters"),
+            ]
+        );
+    }
+
+    #[test]
+    fn short_text_and_required_names() {
+        assert_eq!(
+            message(short_text("organization_name", "AB")),
+            "Minimum 3 characters"
+        );
+        assert_eq!(
+            message(short_text("organization_name", &"A".repeat(31))),
+            "Maximum 30 characters"
+        );
+        assert_eq!(message(name("first_name", " ")), "This field is required");
+        assert_eq!(name("first_name", " Ann "), Ok("Ann".into()));
     }
 
     #[test]

@@ -25,6 +25,28 @@ pub enum AccountsError {
     RefreshInvalid,
     #[error("no such user")]
     UserNotFound,
+    #[error("the password token is missing, used or expired")]
+    PasswordTokenInvalid,
+    #[error("the recovery verification is missing, used or expired")]
+    RecoveryInvalid,
+    #[error("the account is deleted")]
+    AccountDeleted {
+        recoverable_until: chrono::DateTime<chrono::Utc>,
+    },
+    #[error("the account's grace period is over")]
+    NotRecoverable,
+    #[error("the account is not deleted")]
+    NotDeleted,
+    #[error("the caller's account is deleted")]
+    Inactive,
+    #[error("not allowed")]
+    Forbidden,
+    #[error("not a member of an organization")]
+    NoOrganization,
+    #[error("{0}")]
+    NotFound(&'static str),
+    #[error("the invite is used, revoked or expired")]
+    InviteExpired,
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -89,6 +111,49 @@ impl From<AccountsError> for Status {
                 "Token is invalid or expired",
             ),
             AccountsError::UserNotFound => Status::not_found("User not found."),
+            AccountsError::PasswordTokenInvalid => invalid_fields(&[FieldError::new(
+                "password_token",
+                "Please confirm your password again.",
+            )]),
+            AccountsError::RecoveryInvalid => invalid_fields(&[FieldError::new(
+                "verification_token",
+                "Please request a new code.",
+            )]),
+            AccountsError::AccountDeleted { recoverable_until } => with_reason(
+                Code::PermissionDenied,
+                "account_deleted",
+                &format!(
+                    "This account was deleted. You can recover it until {}.",
+                    recoverable_until.format("%b %-d, %Y")
+                ),
+            ),
+            AccountsError::NotRecoverable => with_reason(
+                Code::FailedPrecondition,
+                "not_recoverable",
+                "This account can no longer be recovered.",
+            ),
+            AccountsError::NotDeleted => with_reason(
+                Code::FailedPrecondition,
+                "not_deleted",
+                "This account is not deleted.",
+            ),
+            AccountsError::Inactive => {
+                with_reason(Code::Unauthenticated, "token_not_valid", "User is inactive")
+            }
+            AccountsError::Forbidden => with_reason(
+                Code::PermissionDenied,
+                "permission_denied",
+                "You do not have permission to do this.",
+            ),
+            AccountsError::NoOrganization => {
+                Status::not_found("You are not a member of an organization.")
+            }
+            AccountsError::NotFound(message) => Status::not_found(message),
+            AccountsError::InviteExpired => with_reason(
+                Code::FailedPrecondition,
+                "invite_expired",
+                "This invite has expired. Please ask for a new one.",
+            ),
             AccountsError::Internal(err) => internal(&err),
         }
     }

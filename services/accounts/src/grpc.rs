@@ -7,9 +7,14 @@ use evidentia_proto::accounts::v1::{
 use tonic::{Request, Response, Status};
 
 use crate::{
-    codes::{self, Purpose},
-    domain::{self, Email, Fields, Password, PhoneNumber, Username},
+    codes::{self, Channel, Purpose},
+    deletion,
+    domain::{self, Address, Email, Fields, Password, PhoneNumber, Username},
     error::AccountsError,
+    history::{self, Seen},
+    organizations::{self, Invitee},
+    profile::{self, Change},
+    recovery::{self, Proof},
     startup::AppState,
     support,
     tokens::{self, Rotation, TokenPair},
@@ -29,8 +34,77 @@ impl AccountsApi {
 fn purpose(value: i32) -> Result<Purpose, AccountsError> {
     match pb::CodePurpose::try_from(value) {
         Ok(pb::CodePurpose::SignUp) => Ok(Purpose::SignUp),
+        Ok(pb::CodePurpose::PasswordReset) => Ok(Purpose::PasswordReset),
         _ => Err(AccountsError::field("purpose", "Unknown purpose.")),
     }
+}
+
+fn channel(value: i32) -> Option<Channel> {
+    match pb::Channel::try_from(value) {
+        Ok(pb::Channel::Email) => Some(Channel::Email),
+        Ok(pb::Channel::Sms) => Some(Channel::Sms),
+        _ => None,
+    }
+}
+
+fn invalid(error: evidentia_common::errors::FieldError) -> AccountsError {
+    AccountsError::Invalid(vec![error])
+}
+
+fn uuid(field: &str, value: &str) -> Result<uuid::Uuid, AccountsError> {
+    uuid::Uuid::parse_str(value).map_err(|_| {
+        AccountsError::NotFound(match field {
+            "invite" => "Invite not found.",
+            _ => "Participant not found.",
+        })
+    })
+}
+
+/// The signed-in caller and where the request came from.
+fn signed<T>(request: &Request<T>) -> Result<(uuid::Uuid, Seen), Status> {
+    let caller = Caller::from_metadata(request.metadata());
+    let user_id = caller.require_user()?;
+    Ok((user_id, Seen::from(&caller)))
+}
+
+fn seen<T>(request: &Request<T>) -> Seen {
+    Seen::from(&Caller::from_metadata(request.metadata()))
+}
+
+fn done() -> Response<pb::Done> {
+    Response::new(pb::Done {})
+}
+
+/// The validated fields of a new account, shared by sign-up and joining an organization.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the same fields come from two different request messages"
+)]
+fn new_account(
+    fields: &mut Fields,
+    username: &str,
+    email: &str,
+    phone_number: Option<&pb::PhoneNumber>,
+    password: &str,
+    first_name: &str,
+    last_name: &str,
+    verification_token: String,
+) -> Option<NewAccount> {
+    let username = fields.check(Username::parse("username", username));
+    let email = fields.check(Email::parse("email", email));
+    let phone = phone(fields, phone_number);
+    let password = fields.check(Password::parse("password", password));
+    let first_name = fields.check(domain::optional_name("first_name", first_name));
+    let last_name = fields.check(domain::optional_name("last_name", last_name));
+    Some(NewAccount {
+        username: username?,
+        email: email?,
+        phone: phone?,
+        password: password?,
+        first_name: first_name?,
+        last_name: last_name?,
+        verification_token,
+    })
 }
 
 fn phone(fields: &mut Fields, value: Option<&pb::PhoneNumber>) -> Option<PhoneNumber> {
@@ -91,12 +165,26 @@ impl AccountsRpc for AccountsApi {
         &self,
         request: Request<pb::SendConfirmationCodeRequest>,
     ) -> Result<Response<pb::SendConfirmationCodeResponse>, Status> {
+        let seen = seen(&request);
         let req = request.into_inner();
-        let email =
-            Email::parse("email", &req.email).map_err(|e| AccountsError::Invalid(vec![e]))?;
-        let expires_in_seconds = codes::send(&self.state, &email, purpose(req.purpose)?).await?;
+        let (expires_in_seconds, sent_to) = match purpose(req.purpose)? {
+            Purpose::PasswordReset => {
+                if req.username.trim().is_empty() {
+                    return Err(AccountsError::field("username", domain::REQUIRED).into());
+                }
+                recovery::send_reset_code(&self.state, &req.username, channel(req.channel), &seen)
+                    .await?
+            }
+            _ => {
+                let email = Email::parse("email", &req.email).map_err(invalid)?;
+                let to = codes::Destination::email(email.as_str());
+                let ttl = codes::send(&self.state, email.as_str(), Purpose::SignUp, &to).await?;
+                (ttl, to.masked)
+            }
+        };
         Ok(Response::new(pb::SendConfirmationCodeResponse {
             expires_in_seconds,
+            sent_to,
         }))
     }
 
@@ -105,14 +193,18 @@ impl AccountsRpc for AccountsApi {
         request: Request<pb::VerifyConfirmationCodeRequest>,
     ) -> Result<Response<pb::VerifyConfirmationCodeResponse>, Status> {
         let req = request.into_inner();
-        let email =
-            Email::parse("email", &req.email).map_err(|e| AccountsError::Invalid(vec![e]))?;
-        let code = req.code.replace(' ', "");
-        if code.len() != 6 || !code.chars().all(|c| c.is_ascii_digit()) {
-            return Err(AccountsError::CodeIncorrect.into());
-        }
-        let verification_token =
-            codes::verify(&self.state, &email, &code, purpose(req.purpose)?).await?;
+        let verification_token = match purpose(req.purpose)? {
+            Purpose::PasswordReset => {
+                if req.username.trim().is_empty() {
+                    return Err(AccountsError::field("username", domain::REQUIRED).into());
+                }
+                recovery::verify_reset_code(&self.state, &req.username, &req.code).await?
+            }
+            _ => {
+                let email = Email::parse("email", &req.email).map_err(invalid)?;
+                codes::verify(&self.state, email.as_str(), &req.code, Purpose::SignUp).await?
+            }
+        };
         Ok(Response::new(pb::VerifyConfirmationCodeResponse {
             verification_token,
         }))
@@ -122,45 +214,36 @@ impl AccountsRpc for AccountsApi {
         &self,
         request: Request<pb::CreateAccountRequest>,
     ) -> Result<Response<pb::TokenPair>, Status> {
+        let seen = seen(&request);
         let req = request.into_inner();
         let mut fields = Fields::default();
-        let username = fields.check(Username::parse("username", &req.username));
-        let email = fields.check(Email::parse("email", &req.email));
-        let phone = phone(&mut fields, req.phone_number.as_ref());
-        let password = fields.check(Password::parse("password", &req.password));
-        let first_name = fields.check(domain::optional_name("first_name", &req.first_name));
-        let last_name = fields.check(domain::optional_name("last_name", &req.last_name));
+        let account = new_account(
+            &mut fields,
+            &req.username,
+            &req.email,
+            req.phone_number.as_ref(),
+            &req.password,
+            &req.first_name,
+            &req.last_name,
+            req.verification_token.clone(),
+        );
         if req.verification_token.is_empty() {
             fields.check::<()>(Err(evidentia_common::errors::FieldError::new(
                 "verification_token",
                 domain::REQUIRED,
             )));
         }
-        fields.finish().map_err(AccountsError::Invalid)?;
-        let (
-            Some(username),
-            Some(email),
-            Some(phone),
-            Some(password),
-            Some(first_name),
-            Some(last_name),
-        ) = (username, email, phone, password, first_name, last_name)
-        else {
-            return Err(Status::internal("validated fields missing"));
+        let organization_name = if req.organization_name.trim().is_empty() {
+            None
+        } else {
+            fields.check(domain::short_text(
+                "organization_name",
+                &req.organization_name,
+            ))
         };
-        let tokens = users::create(
-            &self.state,
-            NewAccount {
-                username,
-                email,
-                phone,
-                password,
-                first_name,
-                last_name,
-                verification_token: req.verification_token,
-            },
-        )
-        .await?;
+        fields.finish().map_err(AccountsError::Invalid)?;
+        let account = account.ok_or_else(|| Status::internal("validated fields missing"))?;
+        let tokens = users::create(&self.state, account, organization_name, &seen).await?;
         Ok(pair(tokens))
     }
 
@@ -168,15 +251,9 @@ impl AccountsRpc for AccountsApi {
         &self,
         request: Request<pb::LoginRequest>,
     ) -> Result<Response<pb::TokenPair>, Status> {
-        let caller = Caller::from_metadata(request.metadata());
+        let seen = seen(&request);
         let req = request.into_inner();
-        let tokens = users::login(
-            &self.state,
-            &req.username,
-            &req.password,
-            caller.client_ip.as_deref(),
-        )
-        .await?;
+        let tokens = users::login(&self.state, &req.username, &req.password, &seen).await?;
         Ok(pair(tokens))
     }
 
@@ -225,7 +302,13 @@ impl AccountsRpc for AccountsApi {
             .await
             .map_err(AccountsError::from)?;
         let user = users::profile(&mut conn, user_id).await?;
+        let organization = organizations::membership(&mut conn, user_id).await?;
         Ok(Response::new(pb::Profile {
+            organization: organization.map(|m| pb::OrganizationSummary {
+                id: m.organization_id.to_string(),
+                name: m.name,
+                role: m.role,
+            }),
             id: user.id.to_string(),
             username: user.username,
             email: user.email,
@@ -261,5 +344,543 @@ impl AccountsRpc for AccountsApi {
                 .map_err(AccountsError::Invalid)?;
         support::send(&self.state, &message, caller.client_ip.as_deref()).await?;
         Ok(Response::new(pb::ContactMessageResponse {}))
+    }
+
+    async fn is_phone_registered(
+        &self,
+        request: Request<pb::PhoneVerifyRequest>,
+    ) -> Result<Response<pb::PhoneVerifyResponse>, Status> {
+        let req = request.into_inner();
+        let mut fields = Fields::default();
+        let phone = phone(&mut fields, req.phone_number.as_ref());
+        fields.finish().map_err(AccountsError::Invalid)?;
+        let phone = phone.ok_or_else(|| Status::internal("validated phone missing"))?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(AccountsError::from)?;
+        let registered = recovery::phone_registered(&mut conn, &phone).await?;
+        Ok(Response::new(pb::PhoneVerifyResponse { registered }))
+    }
+
+    async fn get_recovery_options(
+        &self,
+        request: Request<pb::RecoveryOptionsRequest>,
+    ) -> Result<Response<pb::RecoveryOptions>, Status> {
+        let req = request.into_inner();
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(AccountsError::from)?;
+        let options = recovery::options(&mut conn, &req.username).await?;
+        Ok(Response::new(pb::RecoveryOptions {
+            email_hint: options.email_hint,
+            phone_hint: options.phone_hint,
+            communication_method: options.communication_method,
+        }))
+    }
+
+    async fn send_username_by_email(
+        &self,
+        request: Request<pb::UsernameByEmailRequest>,
+    ) -> Result<Response<pb::SentTo>, Status> {
+        let req = request.into_inner();
+        let email = Email::parse("email", &req.email).map_err(invalid)?;
+        let sent_to = recovery::username_by_email(&self.state, &email).await?;
+        Ok(Response::new(pb::SentTo { sent_to }))
+    }
+
+    async fn send_username_by_phone(
+        &self,
+        request: Request<pb::UsernameByPhoneRequest>,
+    ) -> Result<Response<pb::SentTo>, Status> {
+        let req = request.into_inner();
+        let mut fields = Fields::default();
+        let phone = phone(&mut fields, req.phone_number.as_ref());
+        fields.finish().map_err(AccountsError::Invalid)?;
+        let phone = phone.ok_or_else(|| Status::internal("validated phone missing"))?;
+        let sent_to = recovery::username_by_phone(&self.state, &phone).await?;
+        Ok(Response::new(pb::SentTo { sent_to }))
+    }
+
+    async fn reset_password(
+        &self,
+        request: Request<pb::ResetPasswordRequest>,
+    ) -> Result<Response<pb::TokenPair>, Status> {
+        let caller = Caller::from_metadata(request.metadata());
+        let seen = Seen::from(&caller);
+        let req = request.into_inner();
+        let mut fields = Fields::default();
+        let password = fields.check(Password::parse("new_password", &req.new_password));
+        let proof = match caller.user_id {
+            Some(user_id) if !req.password_token.is_empty() => Some(Proof::Signed {
+                user_id,
+                password_token: &req.password_token,
+            }),
+            _ if !req.verification_token.is_empty() && !req.username.trim().is_empty() => {
+                Some(Proof::Recovery {
+                    login: &req.username,
+                    verification_token: &req.verification_token,
+                })
+            }
+            Some(_) => {
+                fields.check::<()>(Err(evidentia_common::errors::FieldError::new(
+                    "password_token",
+                    "Please confirm your password again.",
+                )));
+                None
+            }
+            None => {
+                fields.check::<()>(Err(evidentia_common::errors::FieldError::new(
+                    "verification_token",
+                    "Please request a new code.",
+                )));
+                None
+            }
+        };
+        fields.finish().map_err(AccountsError::Invalid)?;
+        let (Some(password), Some(proof)) = (password, proof) else {
+            return Err(Status::internal("validated fields missing"));
+        };
+        let tokens = recovery::reset_password(&self.state, proof, password, &seen).await?;
+        Ok(pair(tokens))
+    }
+
+    async fn verify_password(
+        &self,
+        request: Request<pb::VerifyPasswordRequest>,
+    ) -> Result<Response<pb::PasswordToken>, Status> {
+        let (user_id, seen) = signed(&request)?;
+        let req = request.into_inner();
+        let (password_token, expires_in_seconds) =
+            profile::verify_password(&self.state, user_id, &req.password, &seen).await?;
+        Ok(Response::new(pb::PasswordToken {
+            password_token,
+            expires_in_seconds,
+        }))
+    }
+
+    async fn update_names(
+        &self,
+        request: Request<pb::UpdateNamesRequest>,
+    ) -> Result<Response<pb::Done>, Status> {
+        let (user_id, seen) = signed(&request)?;
+        let req = request.into_inner();
+        let mut fields = Fields::default();
+        let first = fields.check(domain::name("first_name", &req.first_name));
+        let last = fields.check(domain::name("last_name", &req.last_name));
+        fields.finish().map_err(AccountsError::Invalid)?;
+        let (Some(first), Some(last)) = (first, last) else {
+            return Err(Status::internal("validated fields missing"));
+        };
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(AccountsError::from)?;
+        profile::update_names(&mut conn, user_id, &first, &last, &seen).await?;
+        Ok(done())
+    }
+
+    async fn change_username(
+        &self,
+        request: Request<pb::ChangeUsernameRequest>,
+    ) -> Result<Response<pb::Done>, Status> {
+        let (user_id, seen) = signed(&request)?;
+        let req = request.into_inner();
+        let username = Username::parse("new_username", &req.new_username).map_err(invalid)?;
+        profile::change_username(&self.state, user_id, &username, &req.password_token, &seen)
+            .await?;
+        Ok(done())
+    }
+
+    async fn change_email(
+        &self,
+        request: Request<pb::ChangeEmailRequest>,
+    ) -> Result<Response<pb::ChangeResponse>, Status> {
+        let (user_id, seen) = signed(&request)?;
+        let req = request.into_inner();
+        let email = Email::parse("new_email", &req.new_email).map_err(invalid)?;
+        let change = profile::change_email(
+            &self.state,
+            user_id,
+            &email,
+            &req.password_token,
+            req.code.as_deref().filter(|c| !c.is_empty()),
+            &seen,
+        )
+        .await?;
+        Ok(change_response(change))
+    }
+
+    async fn change_phone(
+        &self,
+        request: Request<pb::ChangePhoneRequest>,
+    ) -> Result<Response<pb::ChangeResponse>, Status> {
+        let (user_id, seen) = signed(&request)?;
+        let req = request.into_inner();
+        let value = req.new_phone_number.clone().unwrap_or_default();
+        let phone = PhoneNumber::parse(
+            "new_phone_number",
+            &value.country_code,
+            &value.national_number,
+        )
+        .map_err(invalid)?;
+        let change = profile::change_phone(
+            &self.state,
+            user_id,
+            &phone,
+            &req.password_token,
+            req.code.as_deref().filter(|c| !c.is_empty()),
+            &seen,
+        )
+        .await?;
+        Ok(change_response(change))
+    }
+
+    async fn change_address(
+        &self,
+        request: Request<pb::Address>,
+    ) -> Result<Response<pb::Done>, Status> {
+        let (user_id, seen) = signed(&request)?;
+        let req = request.into_inner();
+        let address = Address::parse(&Address {
+            country: req.country,
+            apartment_number: req.apartment_number,
+            province: req.province,
+            street: req.street,
+            house: req.house,
+            city: req.city,
+            zip_code: req.zip_code,
+        })
+        .map_err(AccountsError::Invalid)?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(AccountsError::from)?;
+        profile::change_address(&mut conn, user_id, &address, &seen).await?;
+        Ok(done())
+    }
+
+    async fn change_communication_method(
+        &self,
+        request: Request<pb::ChangeCommunicationMethodRequest>,
+    ) -> Result<Response<pb::Done>, Status> {
+        let (user_id, seen) = signed(&request)?;
+        let req = request.into_inner();
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(AccountsError::from)?;
+        profile::change_communication_method(&mut conn, user_id, &req.communication_method, &seen)
+            .await?;
+        Ok(done())
+    }
+
+    async fn list_action_logs(
+        &self,
+        request: Request<pb::ListActionLogsRequest>,
+    ) -> Result<Response<pb::ActionLogPage>, Status> {
+        let (user_id, _) = signed(&request)?;
+        let req = request.into_inner();
+        let query = history::Query::parse(
+            req.page,
+            req.page_size,
+            &req.action,
+            &req.date_from,
+            &req.date_to,
+        )
+        .map_err(AccountsError::Invalid)?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(AccountsError::from)?;
+        users::require_active(&mut conn, user_id).await?;
+        let (count, entries) = history::list(&mut conn, user_id, &query).await?;
+        Ok(Response::new(pb::ActionLogPage {
+            count,
+            page: query.page,
+            page_size: query.page_size,
+            results: entries
+                .into_iter()
+                .map(|e| pb::ActionLog {
+                    id: e.id.to_string(),
+                    action: e.action,
+                    description: e.description,
+                    ip_address: e.ip_address,
+                    user_agent: e.user_agent,
+                    created_at: Some(timestamp(e.created_at)),
+                })
+                .collect(),
+        }))
+    }
+
+    async fn list_delete_reasons(
+        &self,
+        request: Request<pb::ListDeleteReasonsRequest>,
+    ) -> Result<Response<pb::DeleteReasons>, Status> {
+        let req = request.into_inner();
+        let reasons = deletion::reasons(&req.delete_type)?;
+        Ok(Response::new(pb::DeleteReasons {
+            reasons: reasons
+                .iter()
+                .map(|(id, title)| pb::DeleteReason {
+                    id: (*id).to_owned(),
+                    title: (*title).to_owned(),
+                })
+                .collect(),
+        }))
+    }
+
+    async fn delete_account(
+        &self,
+        request: Request<pb::DeleteAccountRequest>,
+    ) -> Result<Response<pb::DeleteAccountResponse>, Status> {
+        let (user_id, seen) = signed(&request)?;
+        let req = request.into_inner();
+        let until = deletion::delete(
+            &self.state,
+            user_id,
+            &req.reason_id,
+            &req.details,
+            &req.password_token,
+            &seen,
+        )
+        .await?;
+        Ok(Response::new(pb::DeleteAccountResponse {
+            recoverable_until: Some(timestamp(until)),
+        }))
+    }
+
+    async fn recover_account(
+        &self,
+        request: Request<pb::RecoverAccountRequest>,
+    ) -> Result<Response<pb::TokenPair>, Status> {
+        let seen = seen(&request);
+        let req = request.into_inner();
+        let tokens = deletion::recover(&self.state, &req.username, &req.password, &seen).await?;
+        Ok(pair(tokens))
+    }
+
+    async fn get_organization(
+        &self,
+        request: Request<pb::GetOrganizationRequest>,
+    ) -> Result<Response<pb::Organization>, Status> {
+        let (user_id, _) = signed(&request)?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(AccountsError::from)?;
+        let m = organizations::get(&mut conn, user_id).await?;
+        Ok(Response::new(pb::Organization {
+            id: m.organization_id.to_string(),
+            name: m.name,
+            role: m.role,
+            created_at: Some(timestamp(m.created_at)),
+        }))
+    }
+
+    async fn list_participants(
+        &self,
+        request: Request<pb::ListParticipantsRequest>,
+    ) -> Result<Response<pb::Participants>, Status> {
+        let (user_id, _) = signed(&request)?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(AccountsError::from)?;
+        let (people, invites) = organizations::participants(&mut conn, user_id).await?;
+        Ok(Response::new(pb::Participants {
+            participants: people
+                .into_iter()
+                .map(|p| pb::Participant {
+                    user_id: p.user_id.to_string(),
+                    username: p.username,
+                    first_name: p.first_name,
+                    last_name: p.last_name,
+                    email: p.email,
+                    role: p.role,
+                    joined_at: Some(timestamp(p.joined_at)),
+                })
+                .collect(),
+            invites: invites.into_iter().map(invite_message).collect(),
+        }))
+    }
+
+    async fn invite_participant(
+        &self,
+        request: Request<pb::InviteParticipantRequest>,
+    ) -> Result<Response<pb::Invite>, Status> {
+        let (user_id, seen) = signed(&request)?;
+        let req = request.into_inner();
+        let mut fields = Fields::default();
+        let role = fields.check(organizations::invite_role(&req.role).map_err(|_| {
+            evidentia_common::errors::FieldError::new("role", "Choose admin or member.")
+        }));
+        let invitee = match (
+            req.email.as_deref().filter(|e| !e.trim().is_empty()),
+            &req.phone_number,
+        ) {
+            (Some(email), _) => fields
+                .check(Email::parse("email", email))
+                .map(Invitee::Email),
+            (None, Some(_)) => phone(&mut fields, req.phone_number.as_ref()).map(Invitee::Phone),
+            (None, None) => {
+                fields.check::<()>(Err(evidentia_common::errors::FieldError::new(
+                    "email",
+                    domain::REQUIRED,
+                )));
+                None
+            }
+        };
+        fields.finish().map_err(AccountsError::Invalid)?;
+        let (Some(role), Some(invitee)) = (role, invitee) else {
+            return Err(Status::internal("validated fields missing"));
+        };
+        let invite = organizations::invite(&self.state, user_id, invitee, role, &seen).await?;
+        Ok(Response::new(invite_message(invite)))
+    }
+
+    async fn revoke_invite(
+        &self,
+        request: Request<pb::RevokeInviteRequest>,
+    ) -> Result<Response<pb::Done>, Status> {
+        let (user_id, seen) = signed(&request)?;
+        let req = request.into_inner();
+        let id = uuid("invite", &req.id)?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(AccountsError::from)?;
+        organizations::revoke_invite(&mut conn, user_id, id, &seen).await?;
+        Ok(done())
+    }
+
+    async fn preview_invite(
+        &self,
+        request: Request<pb::PreviewInviteRequest>,
+    ) -> Result<Response<pb::InvitePreview>, Status> {
+        let req = request.into_inner();
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(AccountsError::from)?;
+        let invite = organizations::open_invite(&mut conn, &req.code, false).await?;
+        Ok(Response::new(pb::InvitePreview {
+            organization_name: invite.organization_name,
+            role: invite.role,
+            channel: invite.channel,
+            email: invite.email,
+            phone_number: match (invite.phone_country_code, invite.phone_national_number) {
+                (Some(country_code), Some(national_number)) => Some(pb::PhoneNumber {
+                    country_code,
+                    national_number,
+                }),
+                _ => None,
+            },
+            expires_at: Some(timestamp(invite.expires_at)),
+        }))
+    }
+
+    async fn join_organization(
+        &self,
+        request: Request<pb::JoinOrganizationRequest>,
+    ) -> Result<Response<pb::TokenPair>, Status> {
+        let seen = seen(&request);
+        let req = request.into_inner();
+        let mut fields = Fields::default();
+        let account = new_account(
+            &mut fields,
+            &req.username,
+            &req.email,
+            req.phone_number.as_ref(),
+            &req.password,
+            &req.first_name,
+            &req.last_name,
+            req.verification_token.clone(),
+        );
+        fields.finish().map_err(AccountsError::Invalid)?;
+        let account = account.ok_or_else(|| Status::internal("validated fields missing"))?;
+        let tokens = organizations::join(&self.state, &req.code, account, &seen).await?;
+        Ok(pair(tokens))
+    }
+
+    async fn change_participant_role(
+        &self,
+        request: Request<pb::ChangeParticipantRoleRequest>,
+    ) -> Result<Response<pb::Done>, Status> {
+        let (user_id, seen) = signed(&request)?;
+        let req = request.into_inner();
+        let target = uuid("participant", &req.user_id)?;
+        let role = organizations::invite_role(&req.role)?;
+        let mut conn = self
+            .state
+            .pool
+            .acquire()
+            .await
+            .map_err(AccountsError::from)?;
+        organizations::change_role(&mut conn, user_id, target, role, &seen).await?;
+        Ok(done())
+    }
+
+    async fn remove_participant(
+        &self,
+        request: Request<pb::RemoveParticipantRequest>,
+    ) -> Result<Response<pb::Done>, Status> {
+        let (user_id, seen) = signed(&request)?;
+        let req = request.into_inner();
+        let target = uuid("participant", &req.user_id)?;
+        let mut tx = self.state.pool.begin().await.map_err(AccountsError::from)?;
+        organizations::remove(&mut tx, user_id, target, &seen).await?;
+        tx.commit().await.map_err(AccountsError::from)?;
+        Ok(done())
+    }
+}
+
+fn change_response(change: Change) -> Response<pb::ChangeResponse> {
+    Response::new(match change {
+        Change::Changed => pb::ChangeResponse {
+            changed: true,
+            expires_in_seconds: 0,
+            sent_to: String::new(),
+        },
+        Change::CodeSent {
+            expires_in_seconds,
+            sent_to,
+        } => pb::ChangeResponse {
+            changed: false,
+            expires_in_seconds,
+            sent_to,
+        },
+    })
+}
+
+fn invite_message(invite: organizations::Invite) -> pb::Invite {
+    pb::Invite {
+        id: invite.id.to_string(),
+        sent_to: invite.sent_to(),
+        channel: invite.channel,
+        role: invite.role,
+        expires_at: Some(timestamp(invite.expires_at)),
+        created_at: Some(timestamp(invite.created_at)),
     }
 }

@@ -1,11 +1,18 @@
-//! The accounts service: identity, confirmation codes, sessions and profiles.
+//! The accounts service: identity, confirmation codes, sessions, profiles and their history,
+//! recovery, deletion, and organizations with their participants.
 
 pub mod codes;
 pub mod config;
+pub mod deletion;
 pub mod domain;
 pub mod error;
 pub mod grpc;
+pub mod history;
 pub mod mailer;
+pub mod organizations;
+pub mod profile;
+pub mod recovery;
+pub mod sms;
 pub mod startup;
 pub mod support;
 pub mod tokens;

@@ -14,8 +14,10 @@ use tokio_util::sync::CancellationToken;
 
 use crate::{
     config::Config,
+    deletion,
     grpc::AccountsApi,
     mailer::{Mailer, SmtpMailer},
+    sms::{self, SmsSender},
 };
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
@@ -27,6 +29,7 @@ pub struct AppState {
     pub pool: PgPool,
     pub redis: ConnectionManager,
     pub mailer: Arc<dyn Mailer>,
+    pub sms: Arc<dyn SmsSender>,
 }
 
 pub struct AccountsService;
@@ -53,23 +56,31 @@ impl Service for AccountsService {
         shutdown: CancellationToken,
     ) -> anyhow::Result<()> {
         let mailer = Arc::new(SmtpMailer::new(&config.smtp_url, &config.mail_from)?);
-        run_with(config, mailer, listener, shutdown).await
+        let sms = sms::from_config(&config.sms)?;
+        run_with(config, mailer, sms, listener, shutdown).await
     }
 }
 
-/// Runs the service with the given mailer until `shutdown`.
+/// Runs the service with the given mailer and SMS sender until `shutdown`.
 pub async fn run_with(
     config: Config,
     mailer: Arc<dyn Mailer>,
+    sms: Arc<dyn SmsSender>,
     listener: tokio::net::TcpListener,
     shutdown: CancellationToken,
 ) -> anyhow::Result<()> {
-    let infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
+    let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
+    infra.tasks.spawn(deletion::run_purger(
+        infra.pool.clone(),
+        std::time::Duration::from_secs(config.purge_interval_seconds),
+        shutdown.clone(),
+    ));
     let state = AppState {
         redis: ratelimit::connect(&config.service.redis_url).await?,
         config: Arc::new(config),
         pool: infra.pool.clone(),
         mailer,
+        sms,
     };
     let health = grpc::health_service(&["evidentia.accounts.v1.AccountsService"]).await;
     let router = grpc::server()

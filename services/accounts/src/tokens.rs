@@ -134,3 +134,14 @@ async fn revoke_family(conn: &mut PgConnection, family_id: Uuid) -> Result<(), A
     .await?;
     Ok(())
 }
+
+/// Ends every session of `user_id` (password reset, deletion, removal from an organization).
+pub async fn revoke_all(conn: &mut PgConnection, user_id: Uuid) -> Result<(), AccountsError> {
+    sqlx::query(
+        "UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL",
+    )
+    .bind(user_id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}

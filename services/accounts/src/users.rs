@@ -11,8 +11,10 @@ use uuid::Uuid;
 
 use crate::{
     codes::{self, Purpose},
-    domain::{Email, Password, PhoneNumber, Username},
+    domain::{Email, Fields, Password, PhoneNumber, Username},
     error::AccountsError,
+    history::{self, Action, Seen},
+    organizations,
     startup::AppState,
     tokens::{self, TokenPair},
 };
@@ -53,9 +55,9 @@ pub struct User {
 const USER_COLUMNS: &str = "id, username, email, first_name, last_name, phone_country_code, phone_national_number, \
      account_type, communication_method, country, apartment_number, province, street, house, city, zip_code, created_at";
 
-const USERNAME_TAKEN: &str = "A user with that username already exists.";
-const EMAIL_TAKEN: &str = "A user with that email already exists.";
-const PHONE_TAKEN: &str = "A user with that phone number already exists.";
+pub const USERNAME_TAKEN: &str = "A user with that username already exists.";
+pub const EMAIL_TAKEN: &str = "A user with that email already exists.";
+pub const PHONE_TAKEN: &str = "A user with that phone number already exists.";
 
 /// Which of the given values are still free (true = available).
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -103,7 +105,7 @@ pub async fn availability(
     Ok(result)
 }
 
-async fn hash_password(password: Password) -> Result<String, AccountsError> {
+pub async fn hash_password(password: Password) -> Result<String, AccountsError> {
     tokio::task::spawn_blocking(move || {
         let salt = SaltString::generate(&mut OsRng);
         Argon2::default()
@@ -127,95 +129,146 @@ async fn password_matches(hash: String, password: String) -> Result<bool, Accoun
     .map_err(anyhow::Error::from)?
 }
 
-/// Creates an individual account from a verified e-mail, publishes `AccountCreated` in the same
-/// transaction, and starts a session.
-#[tracing::instrument(skip_all)]
-pub async fn create(state: &AppState, account: NewAccount) -> Result<TokenPair, AccountsError> {
+/// Inserts a user in the caller's transaction, publishes `AccountCreated` and records the sign-up.
+/// A taken username, e-mail or phone answers its field's message.
+pub async fn insert(
+    conn: &mut PgConnection,
+    account: &NewAccount,
+    password_hash: &str,
+    account_type: &str,
+    seen: &Seen,
+) -> Result<Uuid, AccountsError> {
     let id = Uuid::now_v7();
-    let password_hash = hash_password(account.password.clone()).await?;
-    let mut tx = state.pool.begin().await?;
-    codes::spend_verification(
-        &mut tx,
-        &account.verification_token,
-        &account.email,
-        Purpose::SignUp,
-    )
-    .await?;
     let inserted = sqlx::query(
-        "INSERT INTO users (id, username, email, password_hash, first_name, last_name, phone_country_code, phone_national_number) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        "INSERT INTO users (id, username, email, password_hash, first_name, last_name, phone_country_code, phone_national_number, account_type) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
     .bind(id)
     .bind(account.username.as_str())
     .bind(account.email.as_str())
-    .bind(&password_hash)
+    .bind(password_hash)
     .bind(&account.first_name)
     .bind(&account.last_name)
     .bind(&account.phone.country_code)
     .bind(&account.phone.national_number)
-    .execute(&mut *tx)
+    .bind(account_type)
+    .execute(&mut *conn)
     .await;
     if let Err(err) = inserted {
-        let constraint = err
-            .as_database_error()
-            .and_then(|e| e.constraint())
-            .map(str::to_owned);
-        return Err(match constraint.as_deref() {
-            Some("users_username_key") => AccountsError::field("username", USERNAME_TAKEN),
-            Some("users_email_key") => AccountsError::field("email", EMAIL_TAKEN),
-            Some("users_phone_key") => AccountsError::field("phone_number", PHONE_TAKEN),
-            _ => err.into(),
-        });
+        return Err(unique_violation(err));
     }
     outbox::enqueue(
-        &mut tx,
+        &mut *conn,
         &AccountCreated {
             user_id: id.to_string(),
             username: account.username.as_str().to_owned(),
             email: account.email.as_str().to_owned(),
             first_name: account.first_name.clone(),
             last_name: account.last_name.clone(),
-            account_type: "individual".to_owned(),
+            account_type: account_type.to_owned(),
             phone_country_code: account.phone.country_code.clone(),
             phone_national_number: account.phone.national_number.clone(),
             occurred_at: Some(timestamp(chrono::Utc::now())),
         },
     )
     .await?;
+    history::record(conn, id, Action::SignUp, seen).await?;
+    Ok(id)
+}
+
+/// The field message for a taken username, e-mail or phone, or the error itself.
+pub fn unique_violation(err: sqlx::Error) -> AccountsError {
+    let constraint = err
+        .as_database_error()
+        .and_then(|e| e.constraint())
+        .map(str::to_owned);
+    match constraint.as_deref() {
+        Some("users_username_key") => AccountsError::field("username", USERNAME_TAKEN),
+        Some("users_email_key") => AccountsError::field("email", EMAIL_TAKEN),
+        Some("users_phone_key") => AccountsError::field("phone_number", PHONE_TAKEN),
+        _ => err.into(),
+    }
+}
+
+/// Creates an account from a verified e-mail and starts a session. With an organization name the
+/// account is an organization's and its owner.
+#[tracing::instrument(skip_all)]
+pub async fn create(
+    state: &AppState,
+    account: NewAccount,
+    organization_name: Option<String>,
+    seen: &Seen,
+) -> Result<TokenPair, AccountsError> {
+    let password_hash = hash_password(account.password.clone()).await?;
+    let mut tx = state.pool.begin().await?;
+    codes::spend_verification(
+        &mut tx,
+        &account.verification_token,
+        account.email.as_str(),
+        Purpose::SignUp,
+    )
+    .await?;
+    let account_type = if organization_name.is_some() {
+        "organization"
+    } else {
+        "individual"
+    };
+    let id = insert(&mut tx, &account, &password_hash, account_type, seen).await?;
+    if let Some(name) = organization_name {
+        organizations::found(&mut tx, id, &name, seen).await?;
+    }
     let pair = tokens::issue(&mut tx, &state.config, id).await?;
     tx.commit().await?;
-    tracing::info!(user.id = %id, "account created");
+    tracing::info!(user.id = %id, account.kind = account_type, "account created");
     Ok(pair)
 }
 
-/// Signs in with a username or e-mail. Rate-limited per account and per client address; the
-/// same message answers an unknown user and a wrong password.
-#[tracing::instrument(skip_all)]
-pub async fn login(
+#[derive(Debug, sqlx::FromRow)]
+pub struct Credentials {
+    pub id: Uuid,
+    pub password_hash: String,
+    pub deleted_at: Option<chrono::DateTime<chrono::Utc>>,
+    pub recoverable_until: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// The account a username or e-mail names, deleted ones included.
+pub async fn find_by_login(
+    conn: &mut PgConnection,
+    login: &str,
+) -> Result<Option<Credentials>, AccountsError> {
+    Ok(sqlx::query_as(
+        "SELECT id, password_hash, deleted_at, recoverable_until FROM users \
+         WHERE lower(username) = $1 OR lower(email) = $1 LIMIT 1",
+    )
+    .bind(login.trim().to_lowercase())
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// Checks a login and password the way sign-in does: required fields, rate limits per client and
+/// per account, one message for an unknown user and a wrong password. A failed attempt on a known
+/// account is recorded in its history.
+pub async fn authenticate(
     state: &AppState,
     login: &str,
     password: &str,
-    client_ip: Option<&str>,
-) -> Result<TokenPair, AccountsError> {
+    seen: &Seen,
+) -> Result<Credentials, AccountsError> {
     let login = login.trim().to_lowercase();
+    let mut fields = Fields::default();
     if login.is_empty() {
-        return Err(AccountsError::Invalid(vec![FieldError::new(
-            "username",
-            crate::domain::REQUIRED,
-        )]));
+        fields.check::<()>(Err(FieldError::new("username", crate::domain::REQUIRED)));
     }
     if password.is_empty() {
-        return Err(AccountsError::Invalid(vec![FieldError::new(
-            "password",
-            crate::domain::REQUIRED,
-        )]));
+        fields.check::<()>(Err(FieldError::new("password", crate::domain::REQUIRED)));
     }
+    fields.finish().map_err(AccountsError::Invalid)?;
     let limits = &state.config.limits;
     let window = limits.login_window_seconds;
-    if let Some(ip) = client_ip
+    if !seen.ip.is_empty()
         && !ratelimit::hit(
             &state.redis,
-            &format!("accounts:login:client:{ip}"),
+            &format!("accounts:login:client:{}", seen.ip),
             limits.logins_per_client,
             window,
         )
@@ -223,15 +276,11 @@ pub async fn login(
     {
         return Err(AccountsError::RateLimited);
     }
-    let found: Option<(Uuid, String)> = sqlx::query_as(
-        "SELECT id, password_hash FROM users WHERE lower(username) = $1 OR lower(email) = $1 LIMIT 1",
-    )
-    .bind(&login)
-    .fetch_optional(&state.pool)
-    .await?;
+    let mut conn = state.pool.acquire().await?;
+    let found = find_by_login(&mut conn, &login).await?;
     // Per account, whichever name was typed; an unknown login is counted under itself.
     let account_key = match &found {
-        Some((user_id, _)) => format!("accounts:login:account:{user_id}"),
+        Some(user) => format!("accounts:login:account:{}", user.id),
         None => format!("accounts:login:unknown:{login}"),
     };
     if !ratelimit::hit(
@@ -244,24 +293,90 @@ pub async fn login(
     {
         return Err(AccountsError::RateLimited);
     }
-    let Some((user_id, hash)) = found else {
+    let Some(user) = found else {
         return Err(AccountsError::WrongCredentials);
     };
-    if !password_matches(hash, password.to_owned()).await? {
+    if !password_matches(user.password_hash.clone(), password.to_owned()).await? {
+        history::record(&mut conn, user.id, Action::SignInFailed, seen).await?;
         return Err(AccountsError::WrongCredentials);
     }
     ratelimit::reset(&state.redis, &account_key).await?;
+    Ok(user)
+}
+
+/// Signs in with a username or e-mail. A deleted account answers when it can be recovered, only
+/// to someone who knows its password.
+#[tracing::instrument(skip_all)]
+pub async fn login(
+    state: &AppState,
+    login: &str,
+    password: &str,
+    seen: &Seen,
+) -> Result<TokenPair, AccountsError> {
+    let user = authenticate(state, login, password, seen).await?;
+    if user.deleted_at.is_some() {
+        return Err(match user.recoverable_until {
+            Some(until) if until > chrono::Utc::now() => AccountsError::AccountDeleted {
+                recoverable_until: until,
+            },
+            _ => AccountsError::NotRecoverable,
+        });
+    }
     let mut tx = state.pool.begin().await?;
-    let pair = tokens::issue(&mut tx, &state.config, user_id).await?;
+    history::record(&mut tx, user.id, Action::SignIn, seen).await?;
+    let pair = tokens::issue(&mut tx, &state.config, user.id).await?;
     tx.commit().await?;
     Ok(pair)
 }
 
+/// Whether `password` is the user's (for password verification before sensitive changes).
+pub async fn check_password(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    password: &str,
+) -> Result<bool, AccountsError> {
+    let hash: String = sqlx::query_scalar("SELECT password_hash FROM users WHERE id = $1")
+        .bind(user_id)
+        .fetch_optional(conn)
+        .await?
+        .ok_or(AccountsError::UserNotFound)?;
+    password_matches(hash, password.to_owned()).await
+}
+
+/// Sets a new password.
+pub async fn set_password(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    password: Password,
+) -> Result<(), AccountsError> {
+    let hash = hash_password(password).await?;
+    sqlx::query("UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1")
+        .bind(user_id)
+        .bind(hash)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Fails with `Inactive` unless the signed-in user exists and is not deleted: an access token
+/// outlives a deletion by at most its lifetime, and must not reach anything meanwhile.
+pub async fn require_active(conn: &mut PgConnection, user_id: Uuid) -> Result<(), AccountsError> {
+    let active: Option<bool> =
+        sqlx::query_scalar("SELECT deleted_at IS NULL FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_optional(conn)
+            .await?;
+    match active {
+        Some(true) => Ok(()),
+        _ => Err(AccountsError::Inactive),
+    }
+}
+
 pub async fn profile(conn: &mut PgConnection, user_id: Uuid) -> Result<User, AccountsError> {
-    let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1");
+    let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1 AND deleted_at IS NULL");
     sqlx::query_as(&sql)
         .bind(user_id)
         .fetch_optional(conn)
         .await?
-        .ok_or(AccountsError::UserNotFound)
+        .ok_or(AccountsError::Inactive)
 }

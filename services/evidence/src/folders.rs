@@ -369,3 +369,40 @@ async fn refuse(
     .await?;
     Ok(())
 }
+
+/// A deleted account's grace period ended (accounts' AccountPurged): every folder, item and file
+/// of the user goes, with their storage usage. The objects are removed as the rows go; a
+/// redelivery finds nothing left. Nothing is paused at `AccountDeleted`: the files are served
+/// only to their signed-in owner, whose sessions ended with the deletion.
+pub struct PurgeOnAccountPurged {
+    pub store: std::sync::Arc<crate::storage::MediaStore>,
+}
+
+#[async_trait::async_trait]
+impl evidentia_common::consumer::Handler<evidentia_proto::events::v1::AccountPurged>
+    for PurgeOnAccountPurged
+{
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: evidentia_proto::events::v1::AccountPurged,
+        _meta: &evidentia_common::consumer::EventMeta,
+    ) -> anyhow::Result<()> {
+        let owner = Uuid::parse_str(&event.user_id)?;
+        let folders: Vec<Uuid> = sqlx::query_scalar("SELECT id FROM folders WHERE owner_id = $1")
+            .bind(owner)
+            .fetch_all(&mut *conn)
+            .await?;
+        let mut objects = Vec::new();
+        for id in &folders {
+            objects.extend(delete(conn, owner, *id).await?);
+        }
+        sqlx::query("DELETE FROM storage_usage WHERE user_id = $1")
+            .bind(owner)
+            .execute(&mut *conn)
+            .await?;
+        self.store.remove_all(objects).await;
+        tracing::info!(user.id = %owner, folders = folders.len(), "purged the user's evidence");
+        Ok(())
+    }
+}

@@ -23,7 +23,7 @@ use evidentia_common::{
     service::{Infrastructure, Service},
 };
 use evidentia_proto::{
-    events::v1::{AccountCreated, ItemUploaded, StorageExtensionPaid},
+    events::v1::{AccountCreated, AccountPurged, ItemUploaded, StorageExtensionPaid},
     evidence::v1::evidence_service_server::EvidenceServiceServer,
 };
 use sqlx::{PgPool, migrate::Migrator};
@@ -71,6 +71,12 @@ impl Service for EvidenceService {
         let consumers = Consumers::new("evidence", infra.pool.clone(), config.service.amqp.clone())
             .on::<AccountCreated, _>("open-storage-account", usage::OpenOnSignUp)
             .on::<StorageExtensionPaid, _>("extend-on-payment", folders::ExtendOnPayment)
+            .on::<AccountPurged, _>(
+                "purge-account",
+                folders::PurgeOnAccountPurged {
+                    store: store.clone(),
+                },
+            )
             .on::<ItemUploaded, _>(
                 "verify-upload",
                 verify::VerifyOnUpload {

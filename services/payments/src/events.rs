@@ -1,5 +1,6 @@
 //! Events payments reacts to: a new account gets its Stripe customer; a redeemed promo code
-//! credits the wallet; a paid extension evidence could not apply is refunded to the wallet.
+//! credits the wallet; a paid extension evidence could not apply is refunded to the wallet; a
+//! purged account's payment data is deleted.
 
 use std::sync::Arc;
 
@@ -105,6 +106,48 @@ impl Handler<StorageExtensionRefused> for RefundRefusedExtension {
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
         tracing::info!(purchase.id = %purchase, amount, refunded, "refused storage extension refunded");
+        Ok(())
+    }
+}
+
+/// A deleted account's grace period ended: its cards are detached at Stripe and everything
+/// payments keeps for the user (customer, cards, wallet and its ledger, intents, purchases,
+/// idempotency keys) is deleted. Stripe keeps its own record of the charges it processed.
+/// Nothing is paused at `AccountDeleted`: payments moves money only on the user's own calls,
+/// which a deleted account cannot make.
+pub struct PurgeOnAccountPurged {
+    pub stripe: Arc<dyn Stripe>,
+}
+
+#[async_trait]
+impl Handler<evidentia_proto::events::v1::AccountPurged> for PurgeOnAccountPurged {
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: evidentia_proto::events::v1::AccountPurged,
+        _meta: &EventMeta,
+    ) -> anyhow::Result<()> {
+        let user_id = Uuid::parse_str(&event.user_id)?;
+        let cards: Vec<String> = sqlx::query_scalar(
+            "SELECT id FROM payment_methods WHERE user_id = $1 AND status = 'saved'",
+        )
+        .bind(user_id)
+        .fetch_all(&mut *conn)
+        .await?;
+        for card in cards {
+            if let Err(err) = self.stripe.detach_payment_method(&card).await {
+                tracing::warn!(card = %card, error = ?err, "could not detach a purged user's card");
+            }
+        }
+        sqlx::query("DELETE FROM idempotency_keys WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *conn)
+            .await?;
+        sqlx::query("DELETE FROM customers WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *conn)
+            .await?;
+        tracing::info!(user.id = %user_id, "purged the user's payment data");
         Ok(())
     }
 }

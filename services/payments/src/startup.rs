@@ -9,7 +9,7 @@ use evidentia_common::{
     service::{Infrastructure, Service},
 };
 use evidentia_proto::{
-    events::v1::{AccountCreated, PromoCodeRedeemed, StorageExtensionRefused},
+    events::v1::{AccountCreated, AccountPurged, PromoCodeRedeemed, StorageExtensionRefused},
     payments::v1::payments_service_server::PaymentsServiceServer,
 };
 use sqlx::migrate::Migrator;
@@ -17,7 +17,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::{
     config::Config,
-    events::{CreateCustomerOnSignUp, CreditPromoCode, RefundRefusedExtension},
+    events::{
+        CreateCustomerOnSignUp, CreditPromoCode, PurgeOnAccountPurged, RefundRefusedExtension,
+    },
     grpc::PaymentsApi,
     stripe::{Stripe, StripeApi},
 };
@@ -57,7 +59,13 @@ impl Service for PaymentsService {
                 },
             )
             .on::<PromoCodeRedeemed, _>("credit-promo-code", CreditPromoCode)
-            .on::<StorageExtensionRefused, _>("refund-refused-extension", RefundRefusedExtension);
+            .on::<StorageExtensionRefused, _>("refund-refused-extension", RefundRefusedExtension)
+            .on::<AccountPurged, _>(
+                "purge-account",
+                PurgeOnAccountPurged {
+                    stripe: stripe.clone(),
+                },
+            );
         infra.consume(consumers, &shutdown);
         let health = grpc::health_service(&["evidentia.payments.v1.PaymentsService"]).await;
         let router = grpc::server()

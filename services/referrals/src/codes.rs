@@ -70,6 +70,30 @@ impl Handler<AccountCreated> for CreateCodeOnSignUp {
     }
 }
 
+/// `AccountPurged` deletes the user's referral code and promo redemptions.
+pub struct PurgeOnAccountPurged;
+
+#[async_trait]
+impl Handler<evidentia_proto::events::v1::AccountPurged> for PurgeOnAccountPurged {
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: evidentia_proto::events::v1::AccountPurged,
+        _meta: &EventMeta,
+    ) -> anyhow::Result<()> {
+        let user_id = Uuid::parse_str(&event.user_id)?;
+        sqlx::query("DELETE FROM promo_redemptions WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *conn)
+            .await?;
+        sqlx::query("DELETE FROM referral_codes WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

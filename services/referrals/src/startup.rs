@@ -7,12 +7,17 @@ use evidentia_common::{
     service::{Infrastructure, Service},
 };
 use evidentia_proto::{
-    events::v1::AccountCreated, referrals::v1::referrals_service_server::ReferralsServiceServer,
+    events::v1::{AccountCreated, AccountPurged},
+    referrals::v1::referrals_service_server::ReferralsServiceServer,
 };
 use sqlx::migrate::Migrator;
 use tokio_util::sync::CancellationToken;
 
-use crate::{codes::CreateCodeOnSignUp, config::Config, grpc::ReferralsApi};
+use crate::{
+    codes::{self, CreateCodeOnSignUp},
+    config::Config,
+    grpc::ReferralsApi,
+};
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
 
@@ -42,7 +47,8 @@ impl Service for ReferralsService {
         let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
         let consumers =
             Consumers::new("referrals", infra.pool.clone(), config.service.amqp.clone())
-                .on::<AccountCreated, _>("create-referral-code", CreateCodeOnSignUp);
+                .on::<AccountCreated, _>("create-referral-code", CreateCodeOnSignUp)
+                .on::<AccountPurged, _>("purge-account", codes::PurgeOnAccountPurged);
         infra.consume(consumers, &shutdown);
         let health = grpc::health_service(&["evidentia.referrals.v1.ReferralsService"]).await;
         let router = grpc::server()

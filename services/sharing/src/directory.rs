@@ -1,5 +1,6 @@
 //! Sharing's directory of accounts: how each user is named on shared copies, kept from
-//! `AccountCreated`.
+//! `AccountCreated`; a deleted account is marked (its shares are paused) until it is recovered,
+//! and forgotten when it is purged.
 
 use async_trait::async_trait;
 use evidentia_common::{
@@ -8,7 +9,7 @@ use evidentia_common::{
     grpc::Caller,
 };
 use evidentia_proto::{
-    events::v1::AccountCreated,
+    events::v1::{AccountCreated, AccountDeleted, AccountPurged, AccountRecovered},
     sharing::v1::{self as pb, sharing_service_server::SharingService as SharingRpc},
 };
 use sqlx::{PgConnection, PgPool};
@@ -38,7 +39,7 @@ impl Entry {
 
 pub async fn find(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option<Entry>> {
     sqlx::query_as(
-        "SELECT username, email, first_name, last_name FROM account_directory WHERE user_id = $1",
+        "SELECT username, email, first_name, last_name FROM account_directory WHERE user_id = $1 AND deleted_at IS NULL",
     )
     .bind(user_id)
     .fetch_optional(conn)
@@ -67,6 +68,61 @@ impl Handler<AccountCreated> for RecordOnSignUp {
         .bind(&event.last_name)
         .execute(conn)
         .await?;
+        Ok(())
+    }
+}
+
+/// `AccountDeleted` pauses the account's shares; `AccountRecovered` resumes them; `AccountPurged`
+/// forgets the account.
+pub struct FollowDeletion;
+
+async fn mark(conn: &mut PgConnection, user_id: &str, deleted: bool) -> anyhow::Result<()> {
+    sqlx::query(
+        "UPDATE account_directory SET deleted_at = CASE WHEN $2 THEN now() ELSE NULL END WHERE user_id = $1",
+    )
+    .bind(Uuid::parse_str(user_id)?)
+    .bind(deleted)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+#[async_trait]
+impl Handler<AccountDeleted> for FollowDeletion {
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: AccountDeleted,
+        _meta: &EventMeta,
+    ) -> anyhow::Result<()> {
+        mark(conn, &event.user_id, true).await
+    }
+}
+
+#[async_trait]
+impl Handler<AccountRecovered> for FollowDeletion {
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: AccountRecovered,
+        _meta: &EventMeta,
+    ) -> anyhow::Result<()> {
+        mark(conn, &event.user_id, false).await
+    }
+}
+
+#[async_trait]
+impl Handler<AccountPurged> for FollowDeletion {
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: AccountPurged,
+        _meta: &EventMeta,
+    ) -> anyhow::Result<()> {
+        sqlx::query("DELETE FROM account_directory WHERE user_id = $1")
+            .bind(Uuid::parse_str(&event.user_id)?)
+            .execute(conn)
+            .await?;
         Ok(())
     }
 }

@@ -11,7 +11,8 @@ use evidentia_common::{
     service::{Infrastructure, Service},
 };
 use evidentia_proto::{
-    events::v1::AccountCreated, sharing::v1::sharing_service_server::SharingServiceServer,
+    events::v1::{AccountCreated, AccountDeleted, AccountPurged, AccountRecovered},
+    sharing::v1::sharing_service_server::SharingServiceServer,
 };
 use sqlx::migrate::Migrator;
 use tokio_util::sync::CancellationToken;
@@ -53,7 +54,10 @@ impl Service for SharingService {
     ) -> anyhow::Result<()> {
         let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
         let consumers = Consumers::new("sharing", infra.pool.clone(), config.service.amqp.clone())
-            .on::<AccountCreated, _>("record-account", directory::RecordOnSignUp);
+            .on::<AccountCreated, _>("record-account", directory::RecordOnSignUp)
+            .on::<AccountDeleted, _>("pause-deleted-account", directory::FollowDeletion)
+            .on::<AccountRecovered, _>("resume-recovered-account", directory::FollowDeletion)
+            .on::<AccountPurged, _>("forget-purged-account", directory::FollowDeletion);
         infra.consume(consumers, &shutdown);
         let router = grpc::server()
             .add_service(grpc::health_service(&["evidentia.sharing.v1.SharingService"]).await)

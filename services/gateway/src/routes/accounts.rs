@@ -95,29 +95,55 @@ async fn verify_availability(
 pub enum CodePurpose {
     #[default]
     SignUp,
+    PasswordReset,
 }
 
 impl From<CodePurpose> for i32 {
     fn from(p: CodePurpose) -> Self {
         match p {
             CodePurpose::SignUp => accounts::CodePurpose::SignUp as i32,
+            CodePurpose::PasswordReset => accounts::CodePurpose::PasswordReset as i32,
         }
     }
 }
 
+/// Where a code goes.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    Email,
+    Sms,
+}
+
+fn channel(c: Option<Channel>) -> accounts::Channel {
+    match c {
+        None => accounts::Channel::Unspecified,
+        Some(Channel::Email) => accounts::Channel::Email,
+        Some(Channel::Sms) => accounts::Channel::Sms,
+    }
+}
+
+/// `sign_up`: the code goes to `email`. `password_reset`: to the e-mail or phone of the account
+/// `username` names (a username or an e-mail), by `channel` or else its communication method.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SendCodeRequest {
+    #[serde(default)]
     pub email: String,
     #[serde(default)]
+    pub username: String,
+    #[serde(default)]
     pub purpose: CodePurpose,
+    pub channel: Option<Channel>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SendCodeResponse {
     pub expires_in_seconds: i64,
+    /// The masked destination, e.g. `a***@example.com` or `+1 *******100`.
+    pub sent_to: String,
 }
 
-/// Sends a 6-digit confirmation code by e-mail (rate-limited per address).
+/// Sends a 6-digit confirmation code by e-mail or SMS (rate-limited per destination).
 #[utoipa::path(post, path = "/api/accounts/confirmation-code/send/", tag = "accounts",
     request_body = SendCodeRequest,
     responses((status = 200, body = SendCodeResponse), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody)))]
@@ -129,6 +155,8 @@ async fn send_code(
     let request = caller.request(accounts::SendConfirmationCodeRequest {
         email: body.email,
         purpose: body.purpose.into(),
+        username: body.username,
+        channel: channel(body.channel) as i32,
     });
     let sent = state
         .clients
@@ -139,12 +167,18 @@ async fn send_code(
         .into_inner();
     Ok(Json(SendCodeResponse {
         expires_in_seconds: sent.expires_in_seconds,
+        sent_to: sent.sent_to,
     }))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct VerifyCodeRequest {
+    /// For `sign_up`.
+    #[serde(default)]
     pub email: String,
+    /// For `password_reset`: a username or an e-mail.
+    #[serde(default)]
+    pub username: String,
     /// Six digits.
     pub code: String,
     #[serde(default)]
@@ -153,7 +187,7 @@ pub struct VerifyCodeRequest {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct VerifyCodeResponse {
-    /// Spent by the call the code unlocks (`accounts/create/`).
+    /// Spent by the call the code unlocks (`accounts/create/`, `accounts/password/reset/`).
     pub verification_token: String,
 }
 
@@ -170,6 +204,7 @@ async fn verify_code(
         email: body.email,
         code: body.code,
         purpose: body.purpose.into(),
+        username: body.username,
     });
     let verified = state
         .clients
@@ -195,6 +230,8 @@ pub struct CreateAccountRequest {
     pub first_name: String,
     #[serde(default)]
     pub last_name: String,
+    /// Signs up an organization (3 to 30 characters) with this account as its owner.
+    pub organization_name: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -214,7 +251,8 @@ impl From<accounts::TokenPair> for TokenPair {
     }
 }
 
-/// Creates an individual account from a verified e-mail and signs it in.
+/// Creates an account from a verified e-mail (an organization's, as its owner, with
+/// `organization_name`) and signs it in.
 #[utoipa::path(post, path = "/api/accounts/create/", tag = "accounts",
     request_body = CreateAccountRequest,
     responses((status = 201, body = TokenPair), (status = 400, body = ErrorBody)))]
@@ -231,6 +269,7 @@ async fn create(
         verification_token: body.verification_token,
         first_name: body.first_name,
         last_name: body.last_name,
+        organization_name: body.organization_name.unwrap_or_default(),
     });
     let pair = state
         .clients
@@ -249,10 +288,11 @@ pub struct LoginRequest {
     pub password: String,
 }
 
-/// Signs in (rate-limited per account and per client address).
+/// Signs in (rate-limited per account and per client address). A deleted account answers 403
+/// `account_deleted` with the date until which it can be recovered.
 #[utoipa::path(post, path = "/api/accounts/login/", tag = "accounts",
     request_body = LoginRequest,
-    responses((status = 200, body = TokenPair), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody)))]
+    responses((status = 200, body = TokenPair), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 429, body = ErrorBody)))]
 async fn login(
     State(state): State<AppState>,
     Client(caller): Client,
@@ -315,7 +355,7 @@ async fn logout(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Debug, Default, Serialize, ToSchema)]
+#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
 pub struct Address {
     pub country: String,
     pub apartment_number: String,
@@ -349,6 +389,16 @@ pub struct Profile {
     pub one_time_benefit_applied: bool,
     /// RFC 3339.
     pub created_at: String,
+    /// The organization the user belongs to, with their role in it.
+    pub organization: Option<OrganizationSummary>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrganizationSummary {
+    pub id: String,
+    pub name: String,
+    /// `owner`, `admin` or `member`.
+    pub role: String,
 }
 
 /// The profile, composed from accounts and payments fetched in parallel.
@@ -392,5 +442,10 @@ async fn me(State(state): State<AppState>, User(caller): User) -> ApiResult<Json
         credit_card_wallet_balance: payment.credit_card_wallet_balance,
         one_time_benefit_applied: payment.one_time_benefit_applied,
         created_at: rfc3339(account.created_at).unwrap_or_default(),
+        organization: account.organization.map(|o| OrganizationSummary {
+            id: o.id,
+            name: o.name,
+            role: o.role,
+        }),
     }))
 }

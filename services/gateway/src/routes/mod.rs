@@ -3,7 +3,10 @@
 pub mod accounts;
 pub mod evidence;
 pub mod health;
+pub mod organizations;
 pub mod payments;
+pub mod profile;
+pub mod recovery;
 pub mod referrals;
 pub mod support;
 
@@ -59,6 +62,9 @@ pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::routes())
         .merge(accounts::routes())
+        .merge(recovery::routes())
+        .merge(profile::routes())
+        .merge(organizations::routes())
         .merge(evidence::routes())
         .merge(payments::routes())
         .merge(referrals::routes())

@@ -4,6 +4,40 @@
  */
 
 export interface paths {
+    "/api/accounts/address/change/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the address (spec §5 "Address"). */
+        patch: operations["change_address"];
+        trace?: never;
+    };
+    "/api/accounts/communication-method/change/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Chooses how codes reach the user. */
+        post: operations["change_communication_method"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/accounts/confirmation-code/send/": {
         parameters: {
             query?: never;
@@ -13,7 +47,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sends a 6-digit confirmation code by e-mail (rate-limited per address). */
+        /** Sends a 6-digit confirmation code by e-mail or SMS (rate-limited per destination). */
         post: operations["send_code"];
         delete?: never;
         options?: never;
@@ -47,8 +81,45 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates an individual account from a verified e-mail and signs it in. */
+        /**
+         * Creates an account from a verified e-mail (an organization's, as its owner, with
+         *     `organization_name`) and signs it in.
+         */
         post: operations["create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/delete-reasons/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reasons offered when deleting an account. */
+        get: operations["delete_reasons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/delete/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deletes the account (a soft delete): every session ends; it can be recovered for a while. */
+        post: operations["delete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -72,6 +143,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accounts/email/change/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the e-mail in two steps: a code to the new address (202), then the code (204). */
+        patch: operations["change_email"];
+        trace?: never;
+    };
+    "/api/accounts/first-last-names/update/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the first and last names (spec §5 "Name"). */
+        patch: operations["update_names"];
+        trace?: never;
+    };
     "/api/accounts/login/": {
         parameters: {
             query?: never;
@@ -81,7 +186,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Signs in (rate-limited per account and per client address). */
+        /**
+         * Signs in (rate-limited per account and per client address). A deleted account answers 403
+         *     `account_deleted` with the date until which it can be recovered.
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -123,6 +231,195 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accounts/organization/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's organization and role (404 when they belong to none). */
+        get: operations["organization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/organization/invites/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends an invite code by e-mail or SMS (owner and admin; admins invite members only). */
+        post: operations["invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/organization/invites/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an invite code is for (open to anyone with the code). */
+        get: operations["preview_invite"];
+        put?: never;
+        post?: never;
+        /** Revokes an open invite (owner and admin). */
+        delete: operations["revoke_invite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/organization/join/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Creates a participant's account from an invite code and signs it in. */
+        post: operations["join"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/organization/participants/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's organization's participants (owner first) and open invites. */
+        get: operations["participants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/organization/participants/{user_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes a participant (owner: anyone but themselves; admin: members); their sessions end. */
+        delete: operations["remove_participant"];
+        options?: never;
+        head?: never;
+        /** Changes a participant's role (owner only). */
+        patch: operations["change_role"];
+        trace?: never;
+    };
+    "/api/accounts/password/reset/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets a new password; every other session ends and a new one starts for this device. */
+        post: operations["password_reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/password/verify/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks the signed-in user's password before a sensitive change. */
+        post: operations["password_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/phone-number/change/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the phone number in two steps: a code by SMS to the new number (202), then the code (204). */
+        patch: operations["change_phone"];
+        trace?: never;
+    };
+    "/api/accounts/phone/verify/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether a phone number belongs to an account. */
+        post: operations["phone_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/recover/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restores a deleted account within its grace period and signs it in. */
+        post: operations["recover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/accounts/token/refresh/": {
         parameters: {
             query?: never;
@@ -134,6 +431,91 @@ export interface paths {
         put?: never;
         /** Exchanges a refresh token for a new pair; a reused token ends its session. */
         post: operations["refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/username-by-email/verify/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends the username of the account with this e-mail to it. */
+        post: operations["username_by_email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/username-by-phone/verify/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends the username of the account with this phone number to it by SMS. */
+        post: operations["username_by_phone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/username-has-phone/verify/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether the account has a phone for an SMS code, and where its codes can go. */
+        post: operations["username_has_phone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/username/change/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the username (needs a password token). */
+        patch: operations["change_username"];
+        trace?: never;
+    };
+    "/api/action-logs/history/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's history, newest first. */
+        get: operations["history"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -871,6 +1253,27 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Accepted: Record<string, never>;
+        ActionLog: {
+            action: string;
+            /** @description RFC 3339. */
+            created_at: string;
+            description: string;
+            id: string;
+            ip_address: string;
+            user_agent: string;
+        };
+        ActionLogPage: {
+            /**
+             * Format: int64
+             * @description Entries matching the filters, on every page.
+             */
+            count: number;
+            /** Format: int32 */
+            page: number;
+            /** Format: int32 */
+            page_size: number;
+            results: components["schemas"]["ActionLog"][];
+        };
         Address: {
             apartment_number: string;
             city: string;
@@ -918,8 +1321,23 @@ export interface components {
              */
             wallet_total: number;
         };
+        /**
+         * @description Where a code goes.
+         * @enum {string}
+         */
+        Channel: "email" | "sms";
         /** @enum {string} */
-        CodePurpose: "sign_up";
+        CodePurpose: "sign_up" | "password_reset";
+        /** @description A code went to the new address; the change waits for it. */
+        CodeSent: {
+            /** Format: int64 */
+            expires_in_seconds: number;
+            sent_to: string;
+        };
+        CommunicationMethodChange: {
+            /** @description `email` or `sms`: where codes go. */
+            communication_method: string;
+        };
         ContactMessage: {
             /** @description Spec §5 Email. */
             email: string;
@@ -934,6 +1352,8 @@ export interface components {
             email: string;
             first_name?: string;
             last_name?: string;
+            /** @description Signs up an organization (3 to 30 characters) with this account as its owner. */
+            organization_name?: string | null;
             password: string;
             phone_number: components["schemas"]["PhoneNumber"];
             username: string;
@@ -952,10 +1372,30 @@ export interface components {
             first_name: string;
             last_name: string;
         };
+        DeleteAccountRequest: {
+            /** @description Required (3 to 500 characters) when the reason is `other`. */
+            details?: string;
+            password_token: string;
+            reason_id: string;
+        };
+        DeleteAccountResponse: {
+            /** @description RFC 3339: until then `accounts/recover/` restores the account. */
+            recoverable_until: string;
+        };
+        DeleteReason: {
+            id: string;
+            title: string;
+        };
         Download: {
             expires_at?: string | null;
             /** @description A presigned GET of the file (15 minutes). */
             url: string;
+        };
+        EmailChange: {
+            /** @description The code sent to the new address; without it, one is sent. */
+            code?: string | null;
+            new_email: string;
+            password_token: string;
         };
         /** @description The body of every error response. */
         ErrorBody: {
@@ -1010,6 +1450,33 @@ export interface components {
              * @description Cents.
              */
             amount: number;
+        };
+        Invite: {
+            /** @description `email` or `sms`. */
+            channel: string;
+            /** @description RFC 3339. */
+            created_at: string;
+            /** @description RFC 3339. */
+            expires_at: string;
+            id: string;
+            role: string;
+            sent_to: string;
+        };
+        InvitePreview: {
+            /** @description `email` or `sms`: which address the join form takes from the invite. */
+            channel: string;
+            email?: string | null;
+            /** @description RFC 3339. */
+            expires_at: string;
+            organization_name: string;
+            phone_number?: null | components["schemas"]["PhoneNumber"];
+            role: string;
+        };
+        /** @description An e-mail or a phone number, and the role (`admin` or `member`). */
+        InviteRequest: {
+            email?: string | null;
+            phone_number?: null | components["schemas"]["PhoneNumber"];
+            role: string;
         };
         /** @description An evidence item (spec §3 "File"). */
         Item: {
@@ -1073,10 +1540,25 @@ export interface components {
         ItemList: {
             items: components["schemas"]["Item"][];
         };
+        JoinOrganizationRequest: {
+            code: string;
+            email: string;
+            first_name?: string;
+            last_name?: string;
+            password: string;
+            phone_number: components["schemas"]["PhoneNumber"];
+            username: string;
+            /** @description Needed when the invite came by SMS: the sign-up code verification of `email`. */
+            verification_token?: string;
+        };
         LoginRequest: {
             password: string;
             /** @description A username or an e-mail address. */
             username: string;
+        };
+        NamesUpdate: {
+            first_name: string;
+            last_name: string;
         };
         NewFolder: {
             /**
@@ -1124,6 +1606,20 @@ export interface components {
             /** @description A folder or file name: 2 to 50 letters, digits, spaces and , - _ ` | . ' " (spec §5 "File name"). */
             name: string;
         };
+        Organization: {
+            /** @description RFC 3339. */
+            created_at: string;
+            id: string;
+            name: string;
+            /** @description The caller's role: `owner`, `admin` or `member`. */
+            role: string;
+        };
+        OrganizationSummary: {
+            id: string;
+            name: string;
+            /** @description `owner`, `admin` or `member`. */
+            role: string;
+        };
         PartNumbers: {
             /** @description 1-based part numbers to presign (empty: only report the parts already uploaded). */
             part_numbers?: number[];
@@ -1143,6 +1639,40 @@ export interface components {
             /** Format: int64 */
             part_size: number;
             urls: components["schemas"]["PartUrl"][];
+        };
+        Participant: {
+            email: string;
+            first_name: string;
+            /** @description RFC 3339. */
+            joined_at: string;
+            last_name: string;
+            role: string;
+            user_id: string;
+            username: string;
+        };
+        Participants: {
+            /** @description Open invites; empty for members, who cannot manage them. */
+            invites: components["schemas"]["Invite"][];
+            participants: components["schemas"]["Participant"][];
+        };
+        /**
+         * @description Forgot password: `username` and the `verification_token` of a `password_reset` code. Signed
+         *     in (change password): a `password_token` from `password/verify/`.
+         */
+        PasswordResetRequest: {
+            new_password: string;
+            password_token?: string;
+            username?: string;
+            verification_token?: string;
+        };
+        PasswordToken: {
+            /** Format: int64 */
+            expires_in_seconds: number;
+            /** @description Unlocks username, e-mail, phone and password changes and deletion while it lives. */
+            password_token: string;
+        };
+        PasswordVerifyRequest: {
+            password: string;
         };
         PayRequest: {
             folder_id: string;
@@ -1191,12 +1721,25 @@ export interface components {
             /** @description Where the browser loads Stripe.js from (Stripe's, or locally the emulator's stand-in). */
             stripe_js_url: string;
         };
+        PhoneChange: {
+            /** @description The code sent to the new number; without it, one is sent. */
+            code?: string | null;
+            new_phone_number: components["schemas"]["PhoneNumber"];
+            password_token: string;
+        };
         /** @description A phone number with its country calling code. */
         PhoneNumber: {
             /** @description '+' and 1 to 5 digits, e.g. `+1`. */
             country_code: string;
             /** @description 9 to 11 digits. */
             national_number: string;
+        };
+        PhoneVerifyRequest: {
+            phone_number: components["schemas"]["PhoneNumber"];
+        };
+        PhoneVerifyResponse: {
+            /** @description True when an account uses this number. */
+            registered: boolean;
         };
         Pricing: {
             /** Format: int64 */
@@ -1244,6 +1787,7 @@ export interface components {
             id: string;
             last_name: string;
             one_time_benefit_applied: boolean;
+            organization?: null | components["schemas"]["OrganizationSummary"];
             phone_number: components["schemas"]["PhoneNumber"];
             stripe_customer_id?: string | null;
             username: string;
@@ -1258,6 +1802,19 @@ export interface components {
              * @description Cents credited to the wallet.
              */
             amount: number;
+        };
+        RecoverAccountRequest: {
+            password: string;
+            /** @description A username or an e-mail. */
+            username: string;
+        };
+        /** @description Where a password-reset code can go, masked. */
+        RecoveryOptions: {
+            /** @description `email` or `sms`: where codes go unless the user chooses. */
+            communication_method: string;
+            email_hint: string;
+            /** @description Present when the account has a phone number. */
+            phone_hint?: string | null;
         };
         ReferralInfo: {
             /** @description The user's own referral code. */
@@ -1321,13 +1878,29 @@ export interface components {
             /** @description Lower-case hex SHA-256 computed on the device. */
             sha256: string;
         };
+        RoleChange: {
+            /** @description `admin` or `member`. */
+            role: string;
+        };
+        /**
+         * @description `sign_up`: the code goes to `email`. `password_reset`: to the e-mail or phone of the account
+         *     `username` names (a username or an e-mail), by `channel` or else its communication method.
+         */
         SendCodeRequest: {
-            email: string;
+            channel?: null | components["schemas"]["Channel"];
+            email?: string;
             purpose?: components["schemas"]["CodePurpose"];
+            username?: string;
         };
         SendCodeResponse: {
             /** Format: int64 */
             expires_in_seconds: number;
+            /** @description The masked destination, e.g. `a***@example.com` or `+1 *******100`. */
+            sent_to: string;
+        };
+        SentTo: {
+            /** @description The masked address the message went to. */
+            sent_to: string;
         };
         SetupIntent: {
             client_secret: string;
@@ -1461,6 +2034,20 @@ export interface components {
             part_size: number;
             upload_id: string;
         };
+        UsernameByEmailRequest: {
+            email: string;
+        };
+        UsernameByPhoneRequest: {
+            phone_number: components["schemas"]["PhoneNumber"];
+        };
+        UsernameChange: {
+            new_username: string;
+            password_token: string;
+        };
+        UsernameHasPhoneRequest: {
+            /** @description A username or an e-mail. */
+            username: string;
+        };
         /**
          * @description The vehicle of a vehicle rental.
          * @enum {string}
@@ -1469,11 +2056,14 @@ export interface components {
         VerifyCodeRequest: {
             /** @description Six digits. */
             code: string;
-            email: string;
+            /** @description For `sign_up`. */
+            email?: string;
             purpose?: components["schemas"]["CodePurpose"];
+            /** @description For `password_reset`: a username or an e-mail. */
+            username?: string;
         };
         VerifyCodeResponse: {
-            /** @description Spent by the call the code unlocks (`accounts/create/`). */
+            /** @description Spent by the call the code unlocks (`accounts/create/`, `accounts/password/reset/`). */
             verification_token: string;
         };
         Wallet: {
@@ -1490,6 +2080,80 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    change_address: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Address"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_communication_method: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommunicationMethodChange"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     send_code: {
         parameters: {
             query?: never;
@@ -1591,6 +2255,83 @@ export interface operations {
             };
         };
     };
+    delete_reasons: {
+        parameters: {
+            query?: {
+                /** @description `soft_delete`. */
+                delete_type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteReason"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteAccountRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteAccountResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     verify_availability: {
         parameters: {
             query?: never;
@@ -1622,6 +2363,96 @@ export interface operations {
             };
         };
     };
+    change_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailChange"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeSent"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_names: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NamesUpdate"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     login: {
         parameters: {
             query?: never;
@@ -1644,6 +2475,14 @@ export interface operations {
                 };
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1717,6 +2556,558 @@ export interface operations {
             };
         };
     };
+    organization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invite"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preview_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invite code */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitePreview"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    join: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinOrganizationRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenPair"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    participants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Participants"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_participant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_role: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleChange"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    password_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenPair"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    password_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordVerifyRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordToken"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_phone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneChange"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeSent"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    phone_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneVerifyRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneVerifyResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    recover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverAccountRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenPair"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     refresh: {
         parameters: {
             query?: never;
@@ -1736,6 +3127,198 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TokenPair"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    username_by_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsernameByEmailRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentTo"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    username_by_phone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsernameByPhoneRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentTo"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    username_has_phone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsernameHasPhoneRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryOptions"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_username: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsernameChange"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    history: {
+        parameters: {
+            query?: {
+                /** @description 1-based page (default 1). */
+                page?: number;
+                /** @description 1 to 100 (default 20). */
+                page_size?: number;
+                /** @description One action, e.g. `sign_in`. */
+                action?: string;
+                /** @description YYYY-MM-DD, inclusive (UTC). */
+                date_from?: string;
+                /** @description YYYY-MM-DD, inclusive (UTC). */
+                date_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionLogPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {

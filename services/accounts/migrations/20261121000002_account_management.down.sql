@@ -1,0 +1,12 @@
+DROP TABLE organization_invites;
+DROP TABLE organization_members;
+DROP TABLE organizations;
+DROP TABLE action_logs;
+DROP INDEX users_purge_due;
+ALTER TABLE users DROP COLUMN deleted_at, DROP COLUMN delete_reason, DROP COLUMN delete_details, DROP COLUMN recoverable_until;
+ALTER TABLE verifications RENAME COLUMN subject TO email;
+ALTER TABLE verifications RENAME TO email_verifications;
+DROP INDEX confirmation_codes_lookup;
+ALTER TABLE confirmation_codes DROP COLUMN channel, DROP COLUMN destination;
+ALTER TABLE confirmation_codes RENAME COLUMN subject TO email;
+CREATE INDEX confirmation_codes_lookup ON confirmation_codes (lower(email), purpose, created_at DESC);

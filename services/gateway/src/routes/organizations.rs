@@ -1,0 +1,323 @@
+//! Organizations and their participants: the caller's organization, participants and invites,
+//! joining with an invite code (open to anyone), role changes and removal.
+
+use axum::{
+    Json,
+    extract::{Path, State},
+    http::StatusCode,
+};
+use evidentia_common::time::rfc3339;
+use evidentia_proto::accounts::v1 as accounts;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use super::{
+    AppState,
+    accounts::{PhoneNumber, TokenPair},
+};
+use crate::{
+    auth::User,
+    error::{ApiResult, ErrorBody},
+    extract::{ApiJson, Client},
+};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(organization))
+        .routes(routes!(participants))
+        .routes(routes!(invite))
+        .routes(routes!(revoke_invite, preview_invite))
+        .routes(routes!(join))
+        .routes(routes!(change_role, remove_participant))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Organization {
+    pub id: String,
+    pub name: String,
+    /// The caller's role: `owner`, `admin` or `member`.
+    pub role: String,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+/// The caller's organization and role (404 when they belong to none).
+#[utoipa::path(get, path = "/api/accounts/organization/", tag = "organizations", security(("bearer" = [])),
+    responses((status = 200, body = Organization), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn organization(
+    State(state): State<AppState>,
+    User(caller): User,
+) -> ApiResult<Json<Organization>> {
+    let o = state
+        .clients
+        .accounts
+        .clone()
+        .get_organization(caller.request(accounts::GetOrganizationRequest {}))
+        .await?
+        .into_inner();
+    Ok(Json(Organization {
+        id: o.id,
+        name: o.name,
+        role: o.role,
+        created_at: rfc3339(o.created_at).unwrap_or_default(),
+    }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Participant {
+    pub user_id: String,
+    pub username: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+    pub role: String,
+    /// RFC 3339.
+    pub joined_at: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Invite {
+    pub id: String,
+    /// `email` or `sms`.
+    pub channel: String,
+    pub sent_to: String,
+    pub role: String,
+    /// RFC 3339.
+    pub expires_at: String,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+impl From<accounts::Invite> for Invite {
+    fn from(i: accounts::Invite) -> Self {
+        Self {
+            id: i.id,
+            channel: i.channel,
+            sent_to: i.sent_to,
+            role: i.role,
+            expires_at: rfc3339(i.expires_at).unwrap_or_default(),
+            created_at: rfc3339(i.created_at).unwrap_or_default(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Participants {
+    pub participants: Vec<Participant>,
+    /// Open invites; empty for members, who cannot manage them.
+    pub invites: Vec<Invite>,
+}
+
+/// The caller's organization's participants (owner first) and open invites.
+#[utoipa::path(get, path = "/api/accounts/organization/participants/", tag = "organizations", security(("bearer" = [])),
+    responses((status = 200, body = Participants), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn participants(
+    State(state): State<AppState>,
+    User(caller): User,
+) -> ApiResult<Json<Participants>> {
+    let list = state
+        .clients
+        .accounts
+        .clone()
+        .list_participants(caller.request(accounts::ListParticipantsRequest {}))
+        .await?
+        .into_inner();
+    Ok(Json(Participants {
+        participants: list
+            .participants
+            .into_iter()
+            .map(|p| Participant {
+                user_id: p.user_id,
+                username: p.username,
+                first_name: p.first_name,
+                last_name: p.last_name,
+                email: p.email,
+                role: p.role,
+                joined_at: rfc3339(p.joined_at).unwrap_or_default(),
+            })
+            .collect(),
+        invites: list.invites.into_iter().map(Into::into).collect(),
+    }))
+}
+
+/// An e-mail or a phone number, and the role (`admin` or `member`).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct InviteRequest {
+    pub email: Option<String>,
+    pub phone_number: Option<PhoneNumber>,
+    pub role: String,
+}
+
+/// Sends an invite code by e-mail or SMS (owner and admin; admins invite members only).
+#[utoipa::path(post, path = "/api/accounts/organization/invites/", tag = "organizations", security(("bearer" = [])),
+    request_body = InviteRequest,
+    responses((status = 201, body = Invite), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn invite(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<InviteRequest>,
+) -> ApiResult<(StatusCode, Json<Invite>)> {
+    let invite = state
+        .clients
+        .accounts
+        .clone()
+        .invite_participant(caller.request(accounts::InviteParticipantRequest {
+            email: body.email,
+            phone_number: body.phone_number.map(Into::into),
+            role: body.role,
+        }))
+        .await?
+        .into_inner();
+    Ok((StatusCode::CREATED, Json(invite.into())))
+}
+
+/// Revokes an open invite (owner and admin).
+#[utoipa::path(delete, path = "/api/accounts/organization/invites/{id}/", tag = "organizations", security(("bearer" = [])),
+    params(("id" = String, Path)),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn revoke_invite(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    state
+        .clients
+        .accounts
+        .clone()
+        .revoke_invite(caller.request(accounts::RevokeInviteRequest { id }))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InvitePreview {
+    pub organization_name: String,
+    pub role: String,
+    /// `email` or `sms`: which address the join form takes from the invite.
+    pub channel: String,
+    pub email: Option<String>,
+    pub phone_number: Option<PhoneNumber>,
+    /// RFC 3339.
+    pub expires_at: String,
+}
+
+/// What an invite code is for (open to anyone with the code).
+#[utoipa::path(get, path = "/api/accounts/organization/invites/{id}/", tag = "organizations",
+    params(("id" = String, Path, description = "The invite code")),
+    responses((status = 200, body = InvitePreview), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn preview_invite(
+    State(state): State<AppState>,
+    Client(caller): Client,
+    Path(code): Path<String>,
+) -> ApiResult<Json<InvitePreview>> {
+    let p = state
+        .clients
+        .accounts
+        .clone()
+        .preview_invite(caller.request(accounts::PreviewInviteRequest { code }))
+        .await?
+        .into_inner();
+    Ok(Json(InvitePreview {
+        organization_name: p.organization_name,
+        role: p.role,
+        channel: p.channel,
+        email: p.email,
+        phone_number: p.phone_number.map(|n| PhoneNumber {
+            country_code: n.country_code,
+            national_number: n.national_number,
+        }),
+        expires_at: rfc3339(p.expires_at).unwrap_or_default(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct JoinOrganizationRequest {
+    pub code: String,
+    pub username: String,
+    pub email: String,
+    pub phone_number: PhoneNumber,
+    pub password: String,
+    #[serde(default)]
+    pub first_name: String,
+    #[serde(default)]
+    pub last_name: String,
+    /// Needed when the invite came by SMS: the sign-up code verification of `email`.
+    #[serde(default)]
+    pub verification_token: String,
+}
+
+/// Creates a participant's account from an invite code and signs it in.
+#[utoipa::path(post, path = "/api/accounts/organization/join/", tag = "organizations",
+    request_body = JoinOrganizationRequest,
+    responses((status = 201, body = TokenPair), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn join(
+    State(state): State<AppState>,
+    Client(caller): Client,
+    ApiJson(body): ApiJson<JoinOrganizationRequest>,
+) -> ApiResult<(StatusCode, Json<TokenPair>)> {
+    let pair = state
+        .clients
+        .accounts
+        .clone()
+        .join_organization(caller.request(accounts::JoinOrganizationRequest {
+            code: body.code,
+            username: body.username,
+            email: body.email,
+            phone_number: Some(body.phone_number.into()),
+            password: body.password,
+            first_name: body.first_name,
+            last_name: body.last_name,
+            verification_token: body.verification_token,
+        }))
+        .await?
+        .into_inner();
+    Ok((StatusCode::CREATED, Json(pair.into())))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RoleChange {
+    /// `admin` or `member`.
+    pub role: String,
+}
+
+/// Changes a participant's role (owner only).
+#[utoipa::path(patch, path = "/api/accounts/organization/participants/{user_id}/", tag = "organizations", security(("bearer" = [])),
+    params(("user_id" = String, Path)),
+    request_body = RoleChange,
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn change_role(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(user_id): Path<String>,
+    ApiJson(body): ApiJson<RoleChange>,
+) -> ApiResult<StatusCode> {
+    state
+        .clients
+        .accounts
+        .clone()
+        .change_participant_role(caller.request(accounts::ChangeParticipantRoleRequest {
+            user_id,
+            role: body.role,
+        }))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Removes a participant (owner: anyone but themselves; admin: members); their sessions end.
+#[utoipa::path(delete, path = "/api/accounts/organization/participants/{user_id}/", tag = "organizations", security(("bearer" = [])),
+    params(("user_id" = String, Path)),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn remove_participant(
+    State(state): State<AppState>,
+    User(caller): User,
+    Path(user_id): Path<String>,
+) -> ApiResult<StatusCode> {
+    state
+        .clients
+        .accounts
+        .clone()
+        .remove_participant(caller.request(accounts::RemoveParticipantRequest { user_id }))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,468 @@
+//! The signed-in user's profile and security (spec §7 "Accounts"): password verification before
+//! sensitive changes, names, username, e-mail and phone (with a code to the new address), address,
+//! communication method, the history, and deletion with recovery.
+
+use axum::{
+    Json,
+    extract::{Query, State},
+    http::StatusCode,
+    response::{IntoResponse, Response},
+};
+use evidentia_common::time::rfc3339;
+use evidentia_proto::accounts::v1 as accounts;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use super::{
+    AppState,
+    accounts::{Address, PhoneNumber, TokenPair},
+};
+use crate::{
+    auth::User,
+    error::{ApiError, ApiResult, ErrorBody},
+    extract::{ApiJson, Client},
+};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(password_verify))
+        .routes(routes!(update_names))
+        .routes(routes!(change_username))
+        .routes(routes!(change_email))
+        .routes(routes!(change_phone))
+        .routes(routes!(change_address))
+        .routes(routes!(change_communication_method))
+        .routes(routes!(history))
+        .routes(routes!(delete_reasons))
+        .routes(routes!(delete))
+        .routes(routes!(recover))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PasswordVerifyRequest {
+    pub password: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PasswordToken {
+    /// Unlocks username, e-mail, phone and password changes and deletion while it lives.
+    pub password_token: String,
+    pub expires_in_seconds: i64,
+}
+
+/// Checks the signed-in user's password before a sensitive change.
+#[utoipa::path(post, path = "/api/accounts/password/verify/", tag = "accounts", security(("bearer" = [])),
+    request_body = PasswordVerifyRequest,
+    responses((status = 200, body = PasswordToken), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn password_verify(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<PasswordVerifyRequest>,
+) -> ApiResult<Json<PasswordToken>> {
+    let token = state
+        .clients
+        .accounts
+        .clone()
+        .verify_password(caller.request(accounts::VerifyPasswordRequest {
+            password: body.password,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(PasswordToken {
+        password_token: token.password_token,
+        expires_in_seconds: token.expires_in_seconds,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct NamesUpdate {
+    pub first_name: String,
+    pub last_name: String,
+}
+
+/// Changes the first and last names (spec §5 "Name").
+#[utoipa::path(patch, path = "/api/accounts/first-last-names/update/", tag = "accounts", security(("bearer" = [])),
+    request_body = NamesUpdate,
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn update_names(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<NamesUpdate>,
+) -> ApiResult<StatusCode> {
+    state
+        .clients
+        .accounts
+        .clone()
+        .update_names(caller.request(accounts::UpdateNamesRequest {
+            first_name: body.first_name,
+            last_name: body.last_name,
+        }))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct UsernameChange {
+    pub new_username: String,
+    pub password_token: String,
+}
+
+/// Changes the username (needs a password token).
+#[utoipa::path(patch, path = "/api/accounts/username/change/", tag = "accounts", security(("bearer" = [])),
+    request_body = UsernameChange,
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn change_username(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<UsernameChange>,
+) -> ApiResult<StatusCode> {
+    state
+        .clients
+        .accounts
+        .clone()
+        .change_username(caller.request(accounts::ChangeUsernameRequest {
+            new_username: body.new_username,
+            password_token: body.password_token,
+        }))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct EmailChange {
+    pub new_email: String,
+    pub password_token: String,
+    /// The code sent to the new address; without it, one is sent.
+    pub code: Option<String>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PhoneChange {
+    pub new_phone_number: PhoneNumber,
+    pub password_token: String,
+    /// The code sent to the new number; without it, one is sent.
+    pub code: Option<String>,
+}
+
+/// A code went to the new address; the change waits for it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CodeSent {
+    pub expires_in_seconds: i64,
+    pub sent_to: String,
+}
+
+fn change_answer(change: accounts::ChangeResponse) -> Response {
+    if change.changed {
+        StatusCode::NO_CONTENT.into_response()
+    } else {
+        (
+            StatusCode::ACCEPTED,
+            Json(CodeSent {
+                expires_in_seconds: change.expires_in_seconds,
+                sent_to: change.sent_to,
+            }),
+        )
+            .into_response()
+    }
+}
+
+/// Changes the e-mail in two steps: a code to the new address (202), then the code (204).
+#[utoipa::path(patch, path = "/api/accounts/email/change/", tag = "accounts", security(("bearer" = [])),
+    request_body = EmailChange,
+    responses((status = 202, body = CodeSent), (status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn change_email(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<EmailChange>,
+) -> Result<Response, ApiError> {
+    let change = state
+        .clients
+        .accounts
+        .clone()
+        .change_email(caller.request(accounts::ChangeEmailRequest {
+            new_email: body.new_email,
+            password_token: body.password_token,
+            code: body.code,
+        }))
+        .await?
+        .into_inner();
+    Ok(change_answer(change))
+}
+
+/// Changes the phone number in two steps: a code by SMS to the new number (202), then the code (204).
+#[utoipa::path(patch, path = "/api/accounts/phone-number/change/", tag = "accounts", security(("bearer" = [])),
+    request_body = PhoneChange,
+    responses((status = 202, body = CodeSent), (status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn change_phone(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<PhoneChange>,
+) -> Result<Response, ApiError> {
+    let change = state
+        .clients
+        .accounts
+        .clone()
+        .change_phone(caller.request(accounts::ChangePhoneRequest {
+            new_phone_number: Some(body.new_phone_number.into()),
+            password_token: body.password_token,
+            code: body.code,
+        }))
+        .await?
+        .into_inner();
+    Ok(change_answer(change))
+}
+
+/// Changes the address (spec §5 "Address").
+#[utoipa::path(patch, path = "/api/accounts/address/change/", tag = "accounts", security(("bearer" = [])),
+    request_body = Address,
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn change_address(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<Address>,
+) -> ApiResult<StatusCode> {
+    state
+        .clients
+        .accounts
+        .clone()
+        .change_address(caller.request(accounts::Address {
+            country: body.country,
+            apartment_number: body.apartment_number,
+            province: body.province,
+            street: body.street,
+            house: body.house,
+            city: body.city,
+            zip_code: body.zip_code,
+        }))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CommunicationMethodChange {
+    /// `email` or `sms`: where codes go.
+    pub communication_method: String,
+}
+
+/// Chooses how codes reach the user.
+#[utoipa::path(post, path = "/api/accounts/communication-method/change/", tag = "accounts", security(("bearer" = [])),
+    request_body = CommunicationMethodChange,
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn change_communication_method(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<CommunicationMethodChange>,
+) -> ApiResult<StatusCode> {
+    state
+        .clients
+        .accounts
+        .clone()
+        .change_communication_method(caller.request(accounts::ChangeCommunicationMethodRequest {
+            communication_method: body.communication_method,
+        }))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The history's query parameters; all optional. Numbers arrive as text so that a bad one is a
+/// field error like any other.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct HistoryQuery {
+    /// 1-based page (default 1).
+    #[param(value_type = Option<u32>)]
+    pub page: Option<String>,
+    /// 1 to 100 (default 20).
+    #[param(value_type = Option<u32>)]
+    pub page_size: Option<String>,
+    /// One action, e.g. `sign_in`.
+    pub action: Option<String>,
+    /// YYYY-MM-DD, inclusive (UTC).
+    pub date_from: Option<String>,
+    /// YYYY-MM-DD, inclusive (UTC).
+    pub date_to: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ActionLog {
+    pub id: String,
+    pub action: String,
+    pub description: String,
+    pub ip_address: String,
+    pub user_agent: String,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ActionLogPage {
+    /// Entries matching the filters, on every page.
+    pub count: i64,
+    pub page: u32,
+    pub page_size: u32,
+    pub results: Vec<ActionLog>,
+}
+
+fn number(field: &str, value: Option<&str>) -> Result<u32, ApiError> {
+    match value.map(str::trim).filter(|v| !v.is_empty()) {
+        None => Ok(0),
+        Some(v) => v
+            .parse()
+            .map_err(|_| ApiError::field(field, "Enter a whole number.")),
+    }
+}
+
+/// The signed-in user's history, newest first.
+#[utoipa::path(get, path = "/api/action-logs/history/", tag = "accounts", security(("bearer" = [])),
+    params(HistoryQuery),
+    responses((status = 200, body = ActionLogPage), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn history(
+    State(state): State<AppState>,
+    User(caller): User,
+    Query(query): Query<HistoryQuery>,
+) -> ApiResult<Json<ActionLogPage>> {
+    let request = accounts::ListActionLogsRequest {
+        page: number("page", query.page.as_deref())?,
+        page_size: number("page_size", query.page_size.as_deref())?,
+        action: query.action.unwrap_or_default(),
+        date_from: query.date_from.unwrap_or_default(),
+        date_to: query.date_to.unwrap_or_default(),
+    };
+    let page = state
+        .clients
+        .accounts
+        .clone()
+        .list_action_logs(caller.request(request))
+        .await?
+        .into_inner();
+    Ok(Json(ActionLogPage {
+        count: page.count,
+        page: page.page,
+        page_size: page.page_size,
+        results: page
+            .results
+            .into_iter()
+            .map(|e| ActionLog {
+                id: e.id,
+                action: e.action,
+                description: e.description,
+                ip_address: e.ip_address,
+                user_agent: e.user_agent,
+                created_at: rfc3339(e.created_at).unwrap_or_default(),
+            })
+            .collect(),
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DeleteReasonsQuery {
+    /// `soft_delete`.
+    pub delete_type: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeleteReason {
+    pub id: String,
+    pub title: String,
+}
+
+/// The reasons offered when deleting an account.
+#[utoipa::path(get, path = "/api/accounts/delete-reasons/", tag = "accounts", security(("bearer" = [])),
+    params(DeleteReasonsQuery),
+    responses((status = 200, body = Vec<DeleteReason>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn delete_reasons(
+    State(state): State<AppState>,
+    User(caller): User,
+    Query(query): Query<DeleteReasonsQuery>,
+) -> ApiResult<Json<Vec<DeleteReason>>> {
+    let reasons = state
+        .clients
+        .accounts
+        .clone()
+        .list_delete_reasons(caller.request(accounts::ListDeleteReasonsRequest {
+            delete_type: query.delete_type.unwrap_or_default(),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(
+        reasons
+            .reasons
+            .into_iter()
+            .map(|r| DeleteReason {
+                id: r.id,
+                title: r.title,
+            })
+            .collect(),
+    ))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct DeleteAccountRequest {
+    pub reason_id: String,
+    /// Required (3 to 500 characters) when the reason is `other`.
+    #[serde(default)]
+    pub details: String,
+    pub password_token: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeleteAccountResponse {
+    /// RFC 3339: until then `accounts/recover/` restores the account.
+    pub recoverable_until: String,
+}
+
+/// Deletes the account (a soft delete): every session ends; it can be recovered for a while.
+#[utoipa::path(post, path = "/api/accounts/delete/", tag = "accounts", security(("bearer" = [])),
+    request_body = DeleteAccountRequest,
+    responses((status = 200, body = DeleteAccountResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn delete(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<DeleteAccountRequest>,
+) -> ApiResult<Json<DeleteAccountResponse>> {
+    let deleted = state
+        .clients
+        .accounts
+        .clone()
+        .delete_account(caller.request(accounts::DeleteAccountRequest {
+            reason_id: body.reason_id,
+            details: body.details,
+            password_token: body.password_token,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(DeleteAccountResponse {
+        recoverable_until: rfc3339(deleted.recoverable_until).unwrap_or_default(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RecoverAccountRequest {
+    /// A username or an e-mail.
+    pub username: String,
+    pub password: String,
+}
+
+/// Restores a deleted account within its grace period and signs it in.
+#[utoipa::path(post, path = "/api/accounts/recover/", tag = "accounts",
+    request_body = RecoverAccountRequest,
+    responses((status = 200, body = TokenPair), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn recover(
+    State(state): State<AppState>,
+    Client(caller): Client,
+    ApiJson(body): ApiJson<RecoverAccountRequest>,
+) -> ApiResult<Json<TokenPair>> {
+    let pair = state
+        .clients
+        .accounts
+        .clone()
+        .recover_account(caller.request(accounts::RecoverAccountRequest {
+            username: body.username,
+            password: body.password,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(pair.into()))
+}

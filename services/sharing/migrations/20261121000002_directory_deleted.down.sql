@@ -1,0 +1,1 @@
+ALTER TABLE account_directory DROP COLUMN deleted_at;
