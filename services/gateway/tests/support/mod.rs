@@ -78,6 +78,10 @@ impl Stack {
         accounts_config.service = service_config("accounts", &amqp).await;
         accounts_config.limits.code_sends_per_window = 100;
         accounts_config.limits.contact_messages_per_hour = 1000;
+        accounts_config.sms = accounts::config::SmsConfig::Files {
+            dir: sms_dir().display().to_string(),
+        };
+        accounts_config.purge_interval_seconds = 1;
         let accounts_db = accounts_config.service.database_url.clone();
         let (accounts_listener, accounts_addr) = listener().await;
         spawn::<accounts::AccountsService>(accounts_config, accounts_listener, &shutdown);
@@ -207,6 +211,39 @@ impl Stack {
     /// Signs up a new individual through the API, reading the code from the mail sink; returns
     /// (username, e-mail, access, refresh).
     pub async fn sign_up(&self) -> SignedUp {
+        self.sign_up_with(json!({})).await
+    }
+
+    /// Signs up an organization's owner.
+    pub async fn sign_up_organization(&self, name: &str) -> SignedUp {
+        self.sign_up_with(json!({ "organization_name": name }))
+            .await
+    }
+
+    /// A confirmed e-mail's verification token (the sign-up code flow).
+    pub async fn verify_email(&self, email: &str) -> String {
+        let (status, _) = self
+            .post(
+                "accounts/confirmation-code/send/",
+                json!({ "email": email, "purpose": "sign_up" }),
+            )
+            .await;
+        assert_eq!(status, 200);
+        let code = read_code(email).await;
+        let (status, verified) = self
+            .post(
+                "accounts/confirmation-code/verify/",
+                json!({ "email": email, "code": code }),
+            )
+            .await;
+        assert_eq!(status, 200, "{verified}");
+        verified["verification_token"]
+            .as_str()
+            .expect("token")
+            .to_owned()
+    }
+
+    async fn sign_up_with(&self, extra: Value) -> SignedUp {
         let unique = uuid::Uuid::new_v4().simple().to_string();
         let email = format!("gw-{}@example.com", &unique[..12]);
         let username = format!("u{}", &unique[..12]);
@@ -231,20 +268,21 @@ impl Stack {
             )
             .await;
         assert_eq!(status, 200, "{verified}");
-        let (status, tokens) = self
-            .post(
-                "accounts/create/",
-                json!({
-                    "username": username,
-                    "email": email,
-                    "password": "Secret12#",
-                    "verification_token": verified["verification_token"],
-                    "phone_number": { "country_code": "+44", "national_number": national },
-                }),
-            )
-            .await;
+        let mut body = json!({
+            "username": username,
+            "email": email,
+            "password": "Secret12#",
+            "verification_token": verified["verification_token"],
+            "phone_number": { "country_code": "+44", "national_number": national },
+        });
+        if let (Some(body), Some(extra)) = (body.as_object_mut(), extra.as_object()) {
+            body.extend(extra.clone());
+        }
+        let (status, tokens) = self.post("accounts/create/", body).await;
         assert_eq!(status, 201, "{tokens}");
         SignedUp {
+            phone: format!("+44{national}"),
+            national,
             username,
             email,
             access: tokens["access"].as_str().expect("access").to_owned(),
@@ -255,6 +293,10 @@ impl Stack {
 
 pub struct SignedUp {
     pub username: String,
+    /// E.164, as the SMS sink names it.
+    pub phone: String,
+    /// The national number (country code +44).
+    pub national: String,
     pub email: String,
     pub access: String,
     pub refresh: String,
@@ -303,4 +345,54 @@ pub async fn read_code(email: &str) -> String {
         }
     })
     .await
+}
+
+pub fn sms_dir() -> PathBuf {
+    std::env::var("SMS_DIR").map_or_else(
+        |_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.dev/sms"),
+        PathBuf::from,
+    )
+}
+
+/// The newest message to `to` (an e-mail in the SMTP sink or a phone in the SMS sink) that
+/// contains `needle` and none of `seen`, whole.
+pub async fn read_message(to: &str, needle: &str, seen: &[String]) -> String {
+    let (dir, header) = if to.starts_with('+') {
+        (sms_dir(), format!("To: {to}\n"))
+    } else {
+        (mail_dir(), format!("To: {to}"))
+    };
+    let needle = needle.to_owned();
+    let seen = seen.to_vec();
+    testing::eventually("the message", Duration::from_secs(10), || {
+        let dir = dir.clone();
+        let header = header.clone();
+        let needle = needle.clone();
+        let seen = seen.clone();
+        async move {
+            let mut names: Vec<_> = std::fs::read_dir(&dir)
+                .ok()?
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| {
+                    !p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+                })
+                .collect();
+            names.sort();
+            names.iter().rev().find_map(|path| {
+                let text = std::fs::read_to_string(path).ok()?;
+                let text = text.replace("=\r\n", "").replace("\r\n", "\n");
+                (text.contains(&header) && text.contains(&needle) && !seen.contains(&text))
+                    .then_some(text)
+            })
+        }
+    })
+    .await
+}
+
+/// The 6-digit code in a message.
+pub fn code_in(message: &str) -> String {
+    let at = message.find("confirmation code is ").expect("a code") + "confirmation code is ".len();
+    message[at..at + 6].to_owned()
 }

@@ -1,0 +1,963 @@
+//! Issue 5 through the REST API with every service running: recovery, password tokens, profile
+//! changes with codes to the new address, the history, deletion with recovery and the purge every
+//! service follows, and organizations with invites, joining and roles. Codes are read from the
+//! real SMTP sink and the SMS file sink.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test helpers: a failed step should stop the test"
+)]
+
+mod support;
+
+use std::time::Duration;
+
+use evidentia_common::testing;
+use reqwest::Method;
+use secrecy::ExposeSecret;
+use serde_json::{Value, json};
+use support::{SignedUp, Stack, code_in, read_message};
+
+fn fields(body: &Value) -> Vec<(String, String)> {
+    body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["field"].as_str().unwrap_or("").to_owned(),
+                e["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn first(body: &Value) -> (String, String) {
+    let e = &body["errors"][0];
+    (
+        e["code"].as_str().unwrap().to_owned(),
+        e["message"].as_str().unwrap().to_owned(),
+    )
+}
+
+async fn password_token(stack: &Stack, access: &str) -> String {
+    let (status, token) = stack
+        .post_auth(
+            "accounts/password/verify/",
+            access,
+            json!({ "password": "Secret12#" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{token}");
+    token["password_token"].as_str().unwrap().to_owned()
+}
+
+async fn login(stack: &Stack, username: &str, password: &str) -> (u16, Value) {
+    stack
+        .post(
+            "accounts/login/",
+            json!({ "username": username, "password": password }),
+        )
+        .await
+}
+
+#[tokio::test]
+async fn forgot_password_with_a_single_use_code_sets_it_and_ends_every_session() {
+    let stack = Stack::start().await;
+    let user = stack.sign_up().await;
+    let sign_up_mail = read_message(&user.email, "confirmation code is", &[]).await;
+
+    let (status, options) = stack
+        .post(
+            "accounts/username-has-phone/verify/",
+            json!({ "username": user.email }),
+        )
+        .await;
+    assert_eq!(status, 200, "{options}");
+    assert_eq!(options["communication_method"], "email");
+    assert!(
+        options["email_hint"]
+            .as_str()
+            .unwrap()
+            .contains("***@example.com")
+    );
+    assert!(options["phone_hint"].as_str().unwrap().starts_with("+44 *"));
+    let (status, unknown) = stack
+        .post(
+            "accounts/username-has-phone/verify/",
+            json!({ "username": "nobody-here" }),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        fields(&unknown),
+        [(
+            "username".into(),
+            "No account found with this username.".into()
+        )]
+    );
+
+    // By SMS: the code reaches the phone's file in the SMS sink.
+    let (status, sent) = stack
+        .post(
+            "accounts/confirmation-code/send/",
+            json!({ "username": user.username, "purpose": "password_reset", "channel": "sms" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{sent}");
+    assert!(sent["sent_to"].as_str().unwrap().starts_with("+44 *"));
+    let sms = read_message(&user.phone, "confirmation code is", &[]).await;
+    // A newer code by e-mail supersedes the SMS one.
+    let (status, _) = stack
+        .post(
+            "accounts/confirmation-code/send/",
+            json!({ "username": user.username, "purpose": "password_reset" }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let mail = read_message(&user.email, "confirmation code is", &[sign_up_mail]).await;
+    let verify = |code: String| {
+        let stack = &stack;
+        let username = user.username.clone();
+        async move {
+            stack
+                .post(
+                    "accounts/confirmation-code/verify/",
+                    json!({ "username": username, "code": code, "purpose": "password_reset" }),
+                )
+                .await
+        }
+    };
+    let (status, _) = verify(code_in(&sms)).await;
+    assert_eq!(status, 400, "the superseded SMS code no longer works");
+    let (status, verified) = verify(code_in(&mail)).await;
+    assert_eq!(status, 200, "{verified}");
+    let (status, again) = verify(code_in(&mail)).await;
+    assert_eq!(status, 400, "a code is single use: {again}");
+    let token = verified["verification_token"].as_str().unwrap();
+
+    let (status, weak) = stack
+        .post(
+            "accounts/password/reset/",
+            json!({ "username": user.username, "verification_token": token, "new_password": "weakpass" }),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        fields(&weak),
+        [(
+            "new_password".into(),
+            "Wrong Password. Please try again".into()
+        )]
+    );
+    let (status, pair) = stack
+        .post(
+            "accounts/password/reset/",
+            json!({ "username": user.username, "verification_token": token, "new_password": "Newer12#x" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{pair}");
+    assert!(pair["access"].is_string());
+    let (status, _) = stack
+        .post(
+            "accounts/password/reset/",
+            json!({ "username": user.username, "verification_token": token, "new_password": "Other12#x" }),
+        )
+        .await;
+    assert_eq!(status, 400, "the verification is spent");
+
+    // Every earlier session ended; the new password signs in, the old does not.
+    let (status, _) = stack
+        .post(
+            "accounts/token/refresh/",
+            json!({ "refresh": user.refresh }),
+        )
+        .await;
+    assert_eq!(status, 401);
+    assert_eq!(login(&stack, &user.username, "Secret12#").await.0, 400);
+    assert_eq!(login(&stack, &user.username, "Newer12#x").await.0, 200);
+}
+
+#[tokio::test]
+async fn a_forgotten_username_goes_by_e_mail_or_sms_and_unknown_addresses_are_field_errors() {
+    let stack = Stack::start().await;
+    let user = stack.sign_up().await;
+    let (status, sent) = stack
+        .post(
+            "accounts/username-by-email/verify/",
+            json!({ "email": user.email.to_uppercase() }),
+        )
+        .await;
+    assert_eq!(status, 200, "{sent}");
+    read_message(
+        &user.email,
+        &format!("Your Evidentia username is {}", user.username),
+        &[],
+    )
+    .await;
+    let phone = json!({ "country_code": "+44", "national_number": user.national });
+    let (status, registered) = stack
+        .post("accounts/phone/verify/", json!({ "phone_number": phone }))
+        .await;
+    assert_eq!((status, &registered["registered"]), (200, &json!(true)));
+    let (status, _) = stack
+        .post(
+            "accounts/username-by-phone/verify/",
+            json!({ "phone_number": phone }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    read_message(
+        &user.phone,
+        &format!("Your Evidentia username is {}", user.username),
+        &[],
+    )
+    .await;
+
+    let (status, unknown) = stack
+        .post(
+            "accounts/username-by-email/verify/",
+            json!({ "email": "nobody-at-all@example.com" }),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        fields(&unknown),
+        [(
+            "email".into(),
+            "No account found with this email address.".into()
+        )]
+    );
+    let (status, bad) = stack
+        .post(
+            "accounts/username-by-phone/verify/",
+            json!({ "phone_number": { "country_code": "+999", "national_number": "12" } }),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        fields(&bad),
+        [("phone_number".into(), "Invalid country code".into())]
+    );
+}
+
+#[tokio::test]
+async fn sensitive_changes_need_a_password_token_and_a_new_address_needs_its_code() {
+    let stack = Stack::start().await;
+    let user = stack.sign_up().await;
+    let (status, wrong) = stack
+        .post_auth(
+            "accounts/password/verify/",
+            &user.access,
+            json!({ "password": "Wrong12#x" }),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        fields(&wrong),
+        [("password".into(), "Wrong Password. Please try again".into())]
+    );
+    let new_email = format!("new-{}", user.email);
+    let (status, missing) = stack
+        .send_auth(
+            Method::PATCH,
+            "accounts/email/change/",
+            &user.access,
+            Some(json!({ "new_email": new_email, "password_token": "forged" })),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        fields(&missing),
+        [(
+            "password_token".into(),
+            "Please confirm your password again.".into()
+        )]
+    );
+    let token = password_token(&stack, &user.access).await;
+
+    // E-mail: a code to the new address first; the change waits for it.
+    let (status, sent) = stack
+        .send_auth(
+            Method::PATCH,
+            "accounts/email/change/",
+            &user.access,
+            Some(json!({ "new_email": new_email, "password_token": token })),
+        )
+        .await;
+    assert_eq!(status, 202, "{sent}");
+    let (_, me) = stack.get_auth("accounts/me/", &user.access).await;
+    assert_eq!(
+        me["email"],
+        user.email.as_str(),
+        "not changed before the code"
+    );
+    let code = code_in(&read_message(&new_email, "confirmation code is", &[]).await);
+    let wrong_code = if code == "000000" { "111111" } else { "000000" };
+    let (status, bad) = stack
+        .send_auth(
+            Method::PATCH,
+            "accounts/email/change/",
+            &user.access,
+            Some(json!({ "new_email": new_email, "password_token": token, "code": wrong_code })),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        fields(&bad),
+        [(
+            "confirmation_code".into(),
+            "The confirmation code is incorrect.".into()
+        )]
+    );
+    let (status, _) = stack
+        .send_auth(
+            Method::PATCH,
+            "accounts/email/change/",
+            &user.access,
+            Some(json!({ "new_email": new_email, "password_token": token, "code": code })),
+        )
+        .await;
+    assert_eq!(status, 204);
+
+    // Phone: the code goes by SMS to the new number; the same token still works.
+    let national: String = user.national.chars().rev().collect();
+    let new_phone = json!({ "country_code": "+1", "national_number": national });
+    let (status, sent) = stack
+        .send_auth(
+            Method::PATCH,
+            "accounts/phone-number/change/",
+            &user.access,
+            Some(json!({ "new_phone_number": new_phone, "password_token": token })),
+        )
+        .await;
+    assert_eq!(status, 202, "{sent}");
+    let code = code_in(&read_message(&format!("+1{national}"), "confirmation code is", &[]).await);
+    let (status, _) = stack
+        .send_auth(
+            Method::PATCH,
+            "accounts/phone-number/change/",
+            &user.access,
+            Some(json!({ "new_phone_number": new_phone, "password_token": token, "code": code })),
+        )
+        .await;
+    assert_eq!(status, 204);
+
+    // Username, names, address and the communication method.
+    let (status, bad) = stack
+        .send_auth(
+            Method::PATCH,
+            "accounts/username/change/",
+            &user.access,
+            Some(json!({ "new_username": "a b", "password_token": token })),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        fields(&bad),
+        [(
+            "new_username".into(),
+            "Please enter a valid username".into()
+        )]
+    );
+    let new_username = format!("n{}", &user.username[1..]);
+    let (status, _) = stack
+        .send_auth(
+            Method::PATCH,
+            "accounts/username/change/",
+            &user.access,
+            Some(json!({ "new_username": new_username, "password_token": token })),
+        )
+        .await;
+    assert_eq!(status, 204);
+    let (status, bad) = stack
+        .send_auth(
+            Method::PATCH,
+            "accounts/first-last-names/update/",
+            &user.access,
+            Some(json!({ "first_name": "A", "last_name": "" })),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        fields(&bad),
+        [
+            ("first_name".into(), "Minimum 2 characters".into()),
+            ("last_name".into(), "This field is required".into())
+        ]
+    );
+    let (status, _) = stack
+        .send_auth(
+            Method::PATCH,
+            "accounts/first-last-names/update/",
+            &user.access,
+            Some(json!({ "first_name": "Ann", "last_name": "Lee" })),
+        )
+        .await;
+    assert_eq!(status, 204);
+    let (status, bad) = stack
+        .send_auth(
+            Method::PATCH,
+            "accounts/address/change/",
+            &user.access,
+            Some(json!({ "country": "France1", "apartment_number": "", "province": "Ile", "street": "Rue", "house": "1", "city": "Paris", "zip_code": "1234567890" })),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        fields(&bad),
+        [
+            (
+                "country".into(),
+                "Incorrect input. Only letters allowed".into()
+            ),
+            ("zip_code".into(), "Maximum 9 characters".into())
+        ]
+    );
+    let (status, _) = stack
+        .send_auth(
+            Method::PATCH,
+            "accounts/address/change/",
+            &user.access,
+            Some(json!({ "country": "France", "apartment_number": "", "province": "Ile de France", "street": "Rue Rivoli", "house": "1", "city": "Paris", "zip_code": "75001" })),
+        )
+        .await;
+    assert_eq!(status, 204);
+    let (status, _) = stack
+        .post_auth(
+            "accounts/communication-method/change/",
+            &user.access,
+            json!({ "communication_method": "pigeon" }),
+        )
+        .await;
+    assert_eq!(status, 400);
+    let (status, _) = stack
+        .post_auth(
+            "accounts/communication-method/change/",
+            &user.access,
+            json!({ "communication_method": "sms" }),
+        )
+        .await;
+    assert_eq!(status, 204);
+
+    let (_, me) = stack.get_auth("accounts/me/", &user.access).await;
+    assert_eq!(me["email"], new_email.as_str());
+    assert_eq!(me["username"], new_username.as_str());
+    assert_eq!(me["phone_number"], new_phone);
+    assert_eq!(
+        (&me["first_name"], &me["last_name"]),
+        (&json!("Ann"), &json!("Lee"))
+    );
+    assert_eq!(me["address"]["city"], "Paris");
+    assert_eq!(me["communication_method"], "sms");
+    assert_eq!(login(&stack, &new_username, "Secret12#").await.0, 200);
+}
+
+#[tokio::test]
+async fn the_history_records_each_action_with_address_and_agent_and_filters_by_action_and_date() {
+    let stack = Stack::start().await;
+    let user = stack.sign_up().await;
+    let other = stack.sign_up().await;
+    assert_eq!(login(&stack, &user.username, "Wrong12#x").await.0, 400);
+    let response = stack
+        .http
+        .post(stack.url("accounts/login/"))
+        .header("user-agent", "HistoryTest/1.0")
+        .header("x-forwarded-for", "203.0.113.9")
+        .json(&json!({ "username": user.username, "password": "Secret12#" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+
+    let (status, page) = stack.get_auth("action-logs/history/", &user.access).await;
+    assert_eq!(status, 200, "{page}");
+    let actions: Vec<&str> = page["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        actions,
+        ["sign_in", "sign_in_failed", "sign_up"],
+        "newest first"
+    );
+    assert_eq!(page["count"], 3);
+    let sign_in = &page["results"][0];
+    assert_eq!(sign_in["description"], "Signed in");
+    assert_eq!(sign_in["user_agent"], "HistoryTest/1.0");
+    assert!(!sign_in["ip_address"].as_str().unwrap().is_empty());
+
+    let (_, filtered) = stack
+        .get_auth(
+            "action-logs/history/?action=sign_in_failed&page_size=1",
+            &user.access,
+        )
+        .await;
+    assert_eq!(filtered["count"], 1);
+    assert_eq!(filtered["results"][0]["description"], "Failed sign-in");
+    let today = chrono::Utc::now().date_naive();
+    let (_, dated) = stack
+        .get_auth(
+            &format!("action-logs/history/?date_from={today}&date_to={today}&page=2&page_size=2"),
+            &user.access,
+        )
+        .await;
+    assert_eq!(
+        (
+            dated["count"].as_i64(),
+            dated["results"].as_array().map(Vec::len)
+        ),
+        (Some(3), Some(1))
+    );
+    let yesterday = today.pred_opt().unwrap();
+    let (_, before) = stack
+        .get_auth(
+            &format!("action-logs/history/?date_to={yesterday}"),
+            &user.access,
+        )
+        .await;
+    assert_eq!(before["count"], 0);
+    let (status, bad) = stack
+        .get_auth(
+            "action-logs/history/?page_size=500&action=dance&page=x",
+            &user.access,
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(fields(&bad)[0].0, "page");
+
+    // Another user's history holds only their own sign-up.
+    let (_, theirs) = stack.get_auth("action-logs/history/", &other.access).await;
+    assert_eq!(theirs["count"], 1);
+}
+
+#[tokio::test]
+async fn a_deleted_account_is_recovered_within_its_grace_period_and_purged_everywhere_after_it() {
+    let stack = Stack::start().await;
+    let user = stack.sign_up().await;
+    let (status, reasons) = stack
+        .get_auth(
+            "accounts/delete-reasons/?delete_type=soft_delete",
+            &user.access,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(reasons.as_array().unwrap().len(), 6);
+    assert_eq!(reasons[5], json!({ "id": "other", "title": "Other" }));
+    let token = password_token(&stack, &user.access).await;
+    let (status, bad) = stack
+        .post_auth(
+            "accounts/delete/",
+            &user.access,
+            json!({ "reason_id": "other", "password_token": token }),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        fields(&bad),
+        [("details".into(), "Please tell us why.".into())]
+    );
+    let (status, deleted) = stack
+        .post_auth(
+            "accounts/delete/",
+            &user.access,
+            json!({ "reason_id": "privacy", "password_token": token }),
+        )
+        .await;
+    assert_eq!(status, 200, "{deleted}");
+    assert!(
+        deleted["recoverable_until"]
+            .as_str()
+            .unwrap()
+            .starts_with('2')
+    );
+
+    // Signed out everywhere; the old access token reaches nothing.
+    let (status, _) = stack
+        .post(
+            "accounts/token/refresh/",
+            json!({ "refresh": user.refresh }),
+        )
+        .await;
+    assert_eq!(status, 401);
+    assert_eq!(stack.get_auth("accounts/me/", &user.access).await.0, 401);
+    let (status, refused) = login(&stack, &user.username, "Secret12#").await;
+    assert_eq!(status, 403);
+    let (code, message) = first(&refused);
+    assert_eq!(code, "account_deleted");
+    assert!(
+        message.starts_with("This account was deleted. You can recover it until "),
+        "{message}"
+    );
+    let (status, _) = stack
+        .post(
+            "accounts/recover/",
+            json!({ "username": user.username, "password": "Wrong12#x" }),
+        )
+        .await;
+    assert_eq!(status, 400);
+    let (status, pair) = stack
+        .post(
+            "accounts/recover/",
+            json!({ "username": user.email, "password": "Secret12#" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{pair}");
+    let access = pair["access"].as_str().unwrap();
+    let (status, me) = stack.get_auth("accounts/me/", access).await;
+    assert_eq!((status, &me["username"]), (200, &json!(user.username)));
+    let (_, again) = stack
+        .post(
+            "accounts/recover/",
+            json!({ "username": user.username, "password": "Secret12#" }),
+        )
+        .await;
+    assert_eq!(first(&again).1, "This account is not deleted.");
+
+    // Deleted again, and past the grace period: every service forgets the user.
+    let token = password_token(&stack, access).await;
+    let (status, _) = stack
+        .post_auth(
+            "accounts/delete/",
+            access,
+            json!({ "reason_id": "too_expensive", "password_token": token }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    purge_now(&stack, &user).await;
+}
+
+async fn count(db: &secrecy::SecretString, sql: &str, id: uuid::Uuid) -> i64 {
+    let pool = sqlx::PgPool::connect(db.expose_secret()).await.unwrap();
+    let n = sqlx::query_scalar(sql)
+        .bind(id)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    n
+}
+
+async fn purge_now(stack: &Stack, user: &SignedUp) {
+    let accounts = sqlx::PgPool::connect(stack.accounts_db.expose_secret())
+        .await
+        .unwrap();
+    let id: uuid::Uuid = sqlx::query_scalar("SELECT id FROM users WHERE username = $1")
+        .bind(&user.username)
+        .fetch_one(&accounts)
+        .await
+        .unwrap();
+    // Everything the services made at sign-up is there before the purge.
+    testing::eventually("the sign-up reached every service", Duration::from_secs(20), || async {
+        let ready = count(&stack.payments_db, "SELECT count(*) FROM customers WHERE user_id = $1", id).await == 1
+            && count(&stack.evidence_db, "SELECT count(*) FROM storage_usage WHERE user_id = $1", id).await == 1
+            && count(&stack.referrals_db, "SELECT count(*) FROM referral_codes WHERE user_id = $1", id).await == 1
+            && count(&stack.sharing_db, "SELECT count(*) FROM account_directory WHERE user_id = $1 AND deleted_at IS NOT NULL", id).await == 1;
+        ready.then_some(())
+    })
+    .await;
+    sqlx::query("UPDATE users SET recoverable_until = now() - interval '1 second' WHERE id = $1")
+        .bind(id)
+        .execute(&accounts)
+        .await
+        .unwrap();
+    testing::eventually(
+        "the purge reached every service",
+        Duration::from_secs(30),
+        || async {
+            let gone = count(
+                &stack.accounts_db,
+                "SELECT count(*) FROM users WHERE id = $1",
+                id,
+            )
+            .await
+                == 0
+                && count(
+                    &stack.payments_db,
+                    "SELECT count(*) FROM customers WHERE user_id = $1",
+                    id,
+                )
+                .await
+                    == 0
+                && count(
+                    &stack.evidence_db,
+                    "SELECT count(*) FROM storage_usage WHERE user_id = $1",
+                    id,
+                )
+                .await
+                    == 0
+                && count(
+                    &stack.referrals_db,
+                    "SELECT count(*) FROM referral_codes WHERE user_id = $1",
+                    id,
+                )
+                .await
+                    == 0
+                && count(
+                    &stack.sharing_db,
+                    "SELECT count(*) FROM account_directory WHERE user_id = $1",
+                    id,
+                )
+                .await
+                    == 0;
+            gone.then_some(())
+        },
+    )
+    .await;
+    let (status, _) = stack
+        .post(
+            "accounts/recover/",
+            json!({ "username": user.username, "password": "Secret12#" }),
+        )
+        .await;
+    assert_eq!(status, 400, "nothing left to recover");
+    accounts.close().await;
+}
+
+#[tokio::test]
+async fn an_organization_invites_by_e_mail_and_sms_participants_join_with_the_code_and_roles_limit_them()
+ {
+    let stack = Stack::start().await;
+    let owner = stack.sign_up_organization("Acme Rentals").await;
+    let (_, me) = stack.get_auth("accounts/me/", &owner.access).await;
+    assert_eq!(me["account_type"], "organization");
+    assert_eq!(me["organization"]["role"], "owner");
+    assert_eq!(me["organization"]["name"], "Acme Rentals");
+    let loner = stack.sign_up().await;
+    assert_eq!(
+        stack
+            .get_auth("accounts/organization/", &loner.access)
+            .await
+            .0,
+        404
+    );
+
+    // An e-mail invite: the code arrives with the join link.
+    let invited = format!("invited-{}", loner.email);
+    let (status, invite) = stack
+        .post_auth(
+            "accounts/organization/invites/",
+            &owner.access,
+            json!({ "email": invited, "role": "member" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{invite}");
+    let mail = read_message(&invited, "/join-organization/", &[]).await;
+    let at = mail.find("/join-organization/").unwrap() + "/join-organization/".len();
+    let code = mail[at..at + 8].to_owned();
+    let preview: Value = stack
+        .http
+        .get(stack.url(&format!(
+            "accounts/organization/invites/{}/",
+            code.to_lowercase()
+        )))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(preview["organization_name"], "Acme Rentals");
+    assert_eq!(
+        (&preview["role"], &preview["email"]),
+        (&json!("member"), &json!(invited))
+    );
+    let phone =
+        json!({ "country_code": "+44", "national_number": format!("7{}", &owner.national[1..]) });
+    let join = |email: String, code: String, extra: Value| {
+        let stack = &stack;
+        let phone = phone.clone();
+        async move {
+            let unique = uuid::Uuid::new_v4().simple().to_string();
+            let mut body = json!({
+                "code": code, "username": format!("p{}", &unique[..12]), "email": email,
+                "phone_number": phone, "password": "Secret12#",
+            });
+            body.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            stack.post("accounts/organization/join/", body).await
+        }
+    };
+    let (status, wrong) = join(loner.email.clone(), code.clone(), json!({})).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        fields(&wrong),
+        [(
+            "email".into(),
+            "Use the email address the invite was sent to.".into()
+        )]
+    );
+    let (status, member) = join(invited.clone(), code.clone(), json!({})).await;
+    assert_eq!(status, 201, "{member}");
+    let member_access = member["access"].as_str().unwrap().to_owned();
+    let (status, used) = join(invited.clone(), code.clone(), json!({})).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        first(&used),
+        (
+            "invite_expired".into(),
+            "This invite has expired. Please ask for a new one.".into()
+        )
+    );
+    let unknown = stack
+        .http
+        .get(stack.url("accounts/organization/invites/NOTACODE/"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status().as_u16(), 404);
+
+    let (_, list) = stack
+        .get_auth("accounts/organization/participants/", &owner.access)
+        .await;
+    let people: Vec<(&str, &str)> = list["participants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["email"].as_str().unwrap(), p["role"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        people,
+        [
+            (owner.email.as_str(), "owner"),
+            (invited.as_str(), "member")
+        ]
+    );
+    let member_id = list["participants"][1]["user_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // A member sees the participants but manages nothing.
+    let (status, seen) = stack
+        .get_auth("accounts/organization/participants/", &member_access)
+        .await;
+    assert_eq!(
+        (status, seen["invites"].as_array().map(Vec::len)),
+        (200, Some(0))
+    );
+    let (status, _) = stack
+        .post_auth(
+            "accounts/organization/invites/",
+            &member_access,
+            json!({ "email": format!("x-{invited}"), "role": "member" }),
+        )
+        .await;
+    assert_eq!(status, 403);
+
+    // Made an admin, they invite members (by SMS) but not admins.
+    let (status, _) = stack
+        .send_auth(
+            Method::PATCH,
+            &format!("accounts/organization/participants/{member_id}/"),
+            &owner.access,
+            Some(json!({ "role": "admin" })),
+        )
+        .await;
+    assert_eq!(status, 204);
+    let sms_phone =
+        json!({ "country_code": "+44", "national_number": format!("8{}", &owner.national[1..]) });
+    let (status, _) = stack
+        .post_auth(
+            "accounts/organization/invites/",
+            &member_access,
+            json!({ "phone_number": sms_phone, "role": "admin" }),
+        )
+        .await;
+    assert_eq!(status, 403);
+    let (status, sms_invite) = stack
+        .post_auth(
+            "accounts/organization/invites/",
+            &member_access,
+            json!({ "phone_number": sms_phone, "role": "member" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{sms_invite}");
+    let text = read_message(
+        &format!("+448{}", &owner.national[1..]),
+        "/join-organization/",
+        &[],
+    )
+    .await;
+    let at = text.find("with the code ").unwrap() + "with the code ".len();
+    let sms_code = text[at..at + 8].to_owned();
+    let sms_email = format!("sms-{}", loner.email);
+    let joiner = |extra: Value| {
+        let stack = &stack;
+        let sms_phone = sms_phone.clone();
+        let sms_email = sms_email.clone();
+        let sms_code = sms_code.clone();
+        async move {
+            let unique = uuid::Uuid::new_v4().simple().to_string();
+            let mut body = json!({
+                "code": sms_code, "username": format!("s{}", &unique[..12]), "email": sms_email,
+                "phone_number": sms_phone, "password": "Secret12#",
+            });
+            body.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            stack.post("accounts/organization/join/", body).await
+        }
+    };
+    let (status, unverified) = joiner(json!({})).await;
+    assert_eq!(
+        status, 400,
+        "an SMS invite does not prove the e-mail: {unverified}"
+    );
+    let token = stack.verify_email(&sms_email).await;
+    let (status, joined) = joiner(json!({ "verification_token": token })).await;
+    assert_eq!(status, 201, "{joined}");
+    let sms_refresh = joined["refresh"].as_str().unwrap().to_owned();
+
+    // Removal: an admin cannot remove the owner; the owner removes the SMS participant, whose
+    // sessions end; another organization's owner reaches nobody here.
+    let owner_id = list["participants"][0]["user_id"].as_str().unwrap();
+    let (status, _) = stack
+        .send_auth(
+            Method::DELETE,
+            &format!("accounts/organization/participants/{owner_id}/"),
+            &member_access,
+            None,
+        )
+        .await;
+    assert_eq!(status, 403);
+    let (_, list) = stack
+        .get_auth("accounts/organization/participants/", &owner.access)
+        .await;
+    assert_eq!(list["participants"].as_array().unwrap().len(), 3);
+    let sms_id = list["participants"][2]["user_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let stranger = stack.sign_up_organization("Other Org").await;
+    let (status, _) = stack
+        .send_auth(
+            Method::DELETE,
+            &format!("accounts/organization/participants/{sms_id}/"),
+            &stranger.access,
+            None,
+        )
+        .await;
+    assert_eq!(status, 404);
+    let (status, _) = stack
+        .send_auth(
+            Method::DELETE,
+            &format!("accounts/organization/participants/{sms_id}/"),
+            &owner.access,
+            None,
+        )
+        .await;
+    assert_eq!(status, 204);
+    let (status, _) = stack
+        .post("accounts/token/refresh/", json!({ "refresh": sms_refresh }))
+        .await;
+    assert_eq!(status, 401);
+    let (_, list) = stack
+        .get_auth("accounts/organization/participants/", &owner.access)
+        .await;
+    assert_eq!(list["participants"].as_array().unwrap().len(), 2);
+}
