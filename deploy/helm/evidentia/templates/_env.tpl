@@ -92,6 +92,30 @@ from the address values without the chart seeing them.
   value: {{ int64 $v.auth.accessTokenTtlSeconds | toString | quote }}
 - name: REFRESH_TOKEN_TTL_SECONDS
   value: {{ int64 $v.auth.refreshTokenTtlSeconds | toString | quote }}
+- name: PASSWORD_TOKEN_TTL_SECONDS
+  value: {{ int64 $v.auth.passwordTokenTtlSeconds | toString | quote }}
+- name: PUBLIC_URL
+  value: {{ $v.publicUrl | quote }}
+- name: SMS_PROVIDER
+  value: {{ $v.sms.provider | quote }}
+{{- if eq $v.sms.provider "http" }}
+- name: SMS_HTTP_URL
+  value: {{ $v.sms.httpUrl | quote }}
+- name: SMS_HTTP_USERNAME
+  value: {{ $v.sms.httpUsername | quote }}
+- name: SMS_FROM
+  value: {{ $v.sms.from | quote }}
+{{ include "evidentia.secretEnv" (dict "name" "SMS_HTTP_PASSWORD" "secret" $v.sms.existingSecret "key" $v.sms.httpPasswordKey) }}
+{{- else }}
+- name: SMS_DIR
+  value: /tmp/sms
+{{- end }}
+- name: ACCOUNT_RECOVERY_GRACE_SECONDS
+  value: {{ int64 $v.accountPolicy.recoveryGraceSeconds | toString | quote }}
+- name: ACCOUNT_PURGE_INTERVAL_SECONDS
+  value: {{ int64 $v.accountPolicy.purgeIntervalSeconds | toString | quote }}
+- name: ORGANIZATION_INVITE_TTL_SECONDS
+  value: {{ int64 $v.accountPolicy.organizationInviteTtlSeconds | toString | quote }}
 {{- else if eq .component "payments" }}
 {{ include "evidentia.secretEnv" (dict "name" "STRIPE_SECRET_KEY" "secret" $v.stripe.existingSecret "key" $v.stripe.secretKeyKey) }}
 {{ include "evidentia.secretEnv" (dict "name" "STRIPE_WEBHOOK_SECRET" "secret" $v.stripe.existingSecret "key" $v.stripe.webhookSecretKey) }}
