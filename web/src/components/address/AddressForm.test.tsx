@@ -10,9 +10,17 @@ import { addressSchema, EMPTY_ADDRESS, type Address } from './rules';
 
 const provider: PlacesProvider = {
   suggest: vi.fn(async (q: string) =>
-    q.toLowerCase().startsWith('par') ? [{ id: 'FR|IDF|Paris', city: 'Paris', country: 'France', region: 'Île-de-France', label: 'Paris, France' }] : [],
+    q.toLowerCase().startsWith('par')
+      ? [{ id: 'FR|IDF|Paris', city: 'Paris', country: 'France', region: 'Île-de-France', label: 'Paris, France' }]
+      : [],
   ),
-  details: vi.fn(async () => ({ ...EMPTY_DETAILS, country: 'France', countryCode: 'FR', locality: 'Paris', administrativeArea1: 'Île-de-France' })),
+  details: vi.fn(async () => ({
+    ...EMPTY_DETAILS,
+    country: 'France',
+    countryCode: 'FR',
+    locality: 'Paris',
+    administrativeArea1: 'Île-de-France',
+  })),
 };
 
 describe('the address picker', () => {
@@ -28,7 +36,12 @@ describe('the address picker', () => {
     await userEvent.clear(input);
     await userEvent.type(input, 'Par');
     await userEvent.click(await screen.findByRole('button', { name: /Paris, France/ }));
-    await waitFor(() => expect(onSelect).toHaveBeenCalledWith(expect.objectContaining({ locality: 'Paris' }), expect.objectContaining({ label: 'Paris, France' })));
+    await waitFor(() =>
+      expect(onSelect).toHaveBeenCalledWith(
+        expect.objectContaining({ locality: 'Paris' }),
+        expect.objectContaining({ label: 'Paris, France' }),
+      ),
+    );
   });
 
   it('searches once per pause in typing', async () => {
@@ -74,5 +87,35 @@ describe('the address form', () => {
     );
     expect(screen.getByLabelText('Country')).toHaveValue('France');
     expect(await screen.findAllByText('This field is required')).toHaveLength(3);
+  });
+
+  // spec §5 Postal patterns
+  it('formats the zip code of a country with a postal pattern as it is typed and asks for all of it', async () => {
+    render(<Harness initial={{ ...EMPTY_ADDRESS, country: 'Canada' }} />);
+    const zip = screen.getByLabelText('Zip Code');
+    expect(zip).toHaveAttribute('maxLength', '7');
+    expect(zip).toHaveAttribute('placeholder', '___ ___');
+    await userEvent.type(zip, 'k1a-0b');
+    expect(zip).toHaveValue('K1A 0B');
+    expect(await screen.findByText('Invalid zip code format')).toBeInTheDocument();
+    await userEvent.type(zip, '1');
+    expect(zip).toHaveValue('K1A 0B1');
+    await waitFor(() => expect(screen.queryByText('Invalid zip code format')).not.toBeInTheDocument());
+    expect(JSON.parse(screen.getByTestId('values').textContent ?? '{}')).toMatchObject({ zipCode: 'K1A 0B1' });
+  });
+
+  it('leaves the zip code of other countries as typed, and checks it again when the country changes', async () => {
+    render(<Harness initial={{ ...EMPTY_ADDRESS, country: 'Canada' }} />);
+    const zip = screen.getByLabelText('Zip Code');
+    await userEvent.type(zip, '12');
+    expect(await screen.findByText('Invalid zip code format')).toBeInTheDocument();
+    const country = screen.getByLabelText('Country');
+    await userEvent.clear(country);
+    await userEvent.type(country, 'Germany');
+    await waitFor(() => expect(screen.queryByText('Invalid zip code format')).not.toBeInTheDocument());
+    expect(zip).toHaveAttribute('maxLength', '10');
+    expect(zip).not.toHaveAttribute('placeholder');
+    await userEvent.type(zip, '-ab 5');
+    expect(zip).toHaveValue('12-ab 5');
   });
 });

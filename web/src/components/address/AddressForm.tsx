@@ -2,12 +2,14 @@
 //! divider 'Or Type Manually', the info banner 'All fields except Unit/Suite are required.' and
 //! the fields of spec §3 "Address". It lives inside the caller's react-hook-form FormProvider,
 //! whose values hold the Address fields at the top level (billing address, change address).
-import { useState } from 'react';
+//! The zip code of a country with a postal pattern (spec §5, postal.ts) is formatted as it is typed.
+import { useEffect, useState, type ChangeEvent } from 'react';
 import { useFormContext, useWatch, type FieldPath, type FieldValues } from 'react-hook-form';
 import { InfoBanner } from '../InfoBanner';
 import { TextField } from '../TextField';
 import type { PlacesProvider } from '../../lib/places';
 import { AddressPicker } from './AddressPicker';
+import { formatPostal, postalPatternFor } from './postal';
 import { addressFromPlace, ADDRESS_FIELDS, type Address } from './rules';
 import './address.css';
 
@@ -38,9 +40,16 @@ interface Props {
 }
 
 export function AddressForm({ provider, onPlaceChosen }: Props) {
-  const { register, formState, setValue, control } = useFormContext<Address & FieldValues>();
+  const { register, formState, setValue, control, getFieldState, trigger } = useFormContext<Address & FieldValues>();
   const [picking, setPicking] = useState(false);
   const found = useWatch({ control, name: 'foundAddress' });
+  const country = useWatch({ control, name: 'country' });
+  const pattern = postalPatternFor(country ?? '');
+
+  // A zip code error may belong to the previous country's pattern: check it again for the new one.
+  useEffect(() => {
+    if (getFieldState('zipCode').error) void trigger('zipCode');
+  }, [pattern, getFieldState, trigger]);
 
   const fill = (address: Address) => {
     for (const [key, value] of Object.entries(address)) {
@@ -61,15 +70,35 @@ export function AddressForm({ provider, onPlaceChosen }: Props) {
         <span>Or Type Manually</span>
       </div>
       <InfoBanner title="All fields except Unit/Suite are required." type="info" />
-      {ADDRESS_FIELDS.map((field) => (
-        <TextField
-          key={field}
-          label={ADDRESS_LABELS[field]}
-          maxLength={MAX_LENGTH[field] + 1}
-          {...register(field)}
-          error={formState.errors[field]?.message as string | undefined}
-        />
-      ))}
+      {ADDRESS_FIELDS.map((field) => {
+        const registration = register(field);
+        const masked = field === 'zipCode' && pattern;
+        return (
+          <TextField
+            key={field}
+            label={ADDRESS_LABELS[field]}
+            {...registration}
+            {...(masked
+              ? {
+                  maxLength: pattern.length,
+                  placeholder: pattern.replace(/[dx]/g, '_'),
+                  inputMode: pattern.includes('x') ? 'text' : 'numeric',
+                  autoCapitalize: 'characters',
+                  onChange: (e: ChangeEvent<HTMLInputElement>) => {
+                    const input = e.target;
+                    const { value, caret } = formatPostal(pattern, input.value, input.selectionStart ?? input.value.length);
+                    if (value !== input.value) {
+                      input.value = value;
+                      input.setSelectionRange(caret, caret);
+                    }
+                    return registration.onChange(e);
+                  },
+                }
+              : { maxLength: MAX_LENGTH[field] + 1 })}
+            error={formState.errors[field]?.message as string | undefined}
+          />
+        );
+      })}
       {picking && (
         <AddressPicker
           provider={provider}

@@ -73,10 +73,44 @@ describe('the address rules (spec §5)', () => {
   });
 });
 
+// spec §5 Postal patterns
+describe('the zip code of a country with a postal pattern', () => {
+  const canada = { country: 'Canada', province: 'Ontario', city: 'Ottawa' };
+
+  it('must fill the pattern', () => {
+    expect(errors({ ...canada, zipCode: 'K1A 0B1' })).toEqual({});
+    expect(errors({ ...canada, zipCode: 'K1A 0B' })).toEqual({ zipCode: 'Invalid zip code format' });
+    expect(errors({ ...canada, zipCode: 'K1A0B1' })).toEqual({ zipCode: 'Invalid zip code format' });
+  });
+
+  it('reads only "This field is required" when empty', () => {
+    expect(errors({ ...canada, zipCode: '' })).toEqual({ zipCode: 'This field is required' });
+  });
+
+  it('is checked even while other fields are wrong', () => {
+    expect(errors({ ...canada, street: '', zipCode: '123' })).toEqual({
+      street: 'This field is required',
+      zipCode: 'Invalid zip code format',
+    });
+  });
+
+  it('keeps the other countries to required and at most 9 characters', () => {
+    expect(errors({ country: 'United Kingdom', zipCode: 'SW1A 1AA' })).toEqual({});
+    expect(errors({ country: 'Sweden', zipCode: '11122' })).toEqual({});
+  });
+});
+
 describe('addresses from places', () => {
   it('fills what the place has and clears the rest', () => {
     const address = addressFromPlace(
-      { ...EMPTY_DETAILS, country: 'Germany', countryCode: 'DE', locality: 'Berlin', administrativeArea1: 'Berlin', formatted: 'Berlin, Germany' },
+      {
+        ...EMPTY_DETAILS,
+        country: 'Germany',
+        countryCode: 'DE',
+        locality: 'Berlin',
+        administrativeArea1: 'Berlin',
+        formatted: 'Berlin, Germany',
+      },
       'Berlin, Germany',
     );
     expect(address).toEqual({

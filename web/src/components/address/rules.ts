@@ -1,6 +1,7 @@
 //! The address rules of spec §5 with its messages word for word, and the address of spec §3.
 import { z } from 'zod';
 import type { PlaceDetails } from '../../lib/places';
+import { INVALID_ZIP_FORMAT, matchesPostal, postalPatternFor } from './postal';
 
 export const ADDRESS_MESSAGES = {
   required: 'This field is required',
@@ -9,6 +10,8 @@ export const ADDRESS_MESSAGES = {
   max30: 'Maximum 30 characters',
   max9: 'Maximum 9 characters',
   lettersOnly: 'Incorrect input. Only letters allowed',
+  // Not given by the spec (docs/web.md): a zip code not in its country's postal pattern.
+  zipFormat: INVALID_ZIP_FORMAT,
 } as const;
 
 /** Letters, with the spaces, dots, hyphens and apostrophes of names like "Côte d'Ivoire" or "St. Louis". */
@@ -26,13 +29,25 @@ export const addressRules = {
   zipCode: required().max(9, ADDRESS_MESSAGES.max9),
 };
 
-/** The address form's schema; Unit/Suite is required only when `apartmentRequired` is set. */
+/**
+ * The address form's schema; Unit/Suite is required only when `apartmentRequired` is set. A zip
+ * code of a country with a postal pattern (spec §5 "Postal patterns", postal.ts) must fill it.
+ */
 export function addressSchema({ apartmentRequired = false }: { apartmentRequired?: boolean } = {}) {
-  return z.object({
-    foundAddress: z.string(),
-    ...addressRules,
-    apartmentNumber: apartmentRequired ? required().max(9, ADDRESS_MESSAGES.max9) : addressRules.apartmentNumber,
-  });
+  return z
+    .object({
+      foundAddress: z.string(),
+      ...addressRules,
+      apartmentNumber: apartmentRequired ? required().max(9, ADDRESS_MESSAGES.max9) : addressRules.apartmentNumber,
+    })
+    .refine(
+      ({ country, zipCode }) => {
+        const pattern = postalPatternFor(country);
+        // An empty zip code already reads 'This field is required'.
+        return !pattern || !zipCode || matchesPostal(pattern, zipCode);
+      },
+      { message: ADDRESS_MESSAGES.zipFormat, path: ['zipCode'] },
+    );
 }
 
 /** Spec §3 "Address": the found address text and the fields. */
