@@ -8,6 +8,8 @@ describe('snackbar bottom offset (spec §9)', () => {
     '/dashboard/home',
     '/dashboard/my-files',
     '/dashboard/settings',
+    '/dashboard/organization-captures',
+    '/dashboard/guide',
     '/evidence',
     '/proof-metadata-view/f1',
     '/payment-details-setup',

@@ -1,10 +1,13 @@
-//! The snackbar's bottom offset by route (spec §9), so it sits above each screen's bottom bar.
+//! The snackbar's bottom offset by route (spec §9), so it sits above each screen's bottom bar (every
+//! dashboard tab has one).
 import { matchPath } from 'react-router';
 
 const AT_73 = [
   '/dashboard/home',
   '/dashboard/my-files',
   '/dashboard/settings',
+  '/dashboard/organization-captures',
+  '/dashboard/guide',
   '/evidence',
   '/proof-metadata-view/:folderId',
   '/payment-details-setup',
