@@ -13,7 +13,7 @@ use crate::{
     error::AccountsError,
     history::{self, Seen},
     organizations::{self, Invitee},
-    profile::{self, Change},
+    profile::{self, Change, NewContact},
     recovery::{self, Proof},
     startup::AppState,
     support,
@@ -506,10 +506,10 @@ impl AccountsRpc for AccountsApi {
         let (user_id, seen) = signed(&request)?;
         let req = request.into_inner();
         let email = Email::parse("new_email", &req.new_email).map_err(invalid)?;
-        let change = profile::change_email(
+        let change = profile::change_contact(
             &self.state,
             user_id,
-            &email,
+            NewContact::Email(&email),
             &req.password_token,
             req.code.as_deref().filter(|c| !c.is_empty()),
             &seen,
@@ -531,10 +531,10 @@ impl AccountsRpc for AccountsApi {
             &value.national_number,
         )
         .map_err(invalid)?;
-        let change = profile::change_phone(
+        let change = profile::change_contact(
             &self.state,
             user_id,
-            &phone,
+            NewContact::Phone(&phone),
             &req.password_token,
             req.code.as_deref().filter(|c| !c.is_empty()),
             &seen,

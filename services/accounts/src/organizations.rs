@@ -255,12 +255,7 @@ pub async fn invite(
     // Joining creates an account, so the address must not have one yet.
     let (to, email, phone) = match &invitee {
         Invitee::Email(email) => {
-            let taken: bool =
-                sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = $1)")
-                    .bind(email.as_str())
-                    .fetch_one(&mut *conn)
-                    .await?;
-            if taken {
+            if users::email_taken(&mut conn, email, None).await? {
                 return Err(AccountsError::field("email", users::EMAIL_TAKEN));
             }
             (
@@ -270,14 +265,7 @@ pub async fn invite(
             )
         }
         Invitee::Phone(phone) => {
-            let taken: bool = sqlx::query_scalar(
-                "SELECT EXISTS (SELECT 1 FROM users WHERE phone_country_code = $1 AND phone_national_number = $2)",
-            )
-            .bind(&phone.country_code)
-            .bind(&phone.national_number)
-            .fetch_one(&mut *conn)
-            .await?;
-            if taken {
+            if users::phone_taken(&mut conn, phone, None).await? {
                 return Err(AccountsError::field("phone_number", users::PHONE_TAKEN));
             }
             (

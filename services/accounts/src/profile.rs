@@ -112,78 +112,108 @@ pub enum Change {
     Changed,
 }
 
-pub async fn change_email(
-    state: &AppState,
-    user_id: Uuid,
-    email: &Email,
-    password_token: &str,
-    code: Option<&str>,
-    seen: &Seen,
-) -> Result<Change, AccountsError> {
-    let subject = format!("{user_id}:{}", email.as_str());
-    let mut conn = state.pool.acquire().await?;
-    users::require_active(&mut conn, user_id).await?;
-    codes::check_password_token(&mut conn, password_token, user_id).await?;
-    let taken: bool = sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = $1 AND id <> $2)",
-    )
-    .bind(email.as_str())
-    .bind(user_id)
-    .fetch_one(&mut *conn)
-    .await?;
-    if taken {
-        return Err(AccountsError::field("new_email", users::EMAIL_TAKEN));
-    }
-    let Some(code) = code else {
-        let to = Destination::email(email.as_str());
-        let ttl = codes::send(state, &subject, Purpose::EmailChange, &to).await?;
-        history::record(&mut conn, user_id, Action::CodeSent, seen).await?;
-        return Ok(Change::CodeSent {
-            expires_in_seconds: ttl,
-            sent_to: to.masked,
-        });
-    };
-    drop(conn);
-    let token = codes::verify(state, &subject, code, Purpose::EmailChange).await?;
-    let mut tx = state.pool.begin().await?;
-    codes::spend_verification(&mut tx, &token, &subject, Purpose::EmailChange).await?;
-    sqlx::query("UPDATE users SET email = $2, updated_at = now() WHERE id = $1")
-        .bind(user_id)
-        .bind(email.as_str())
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| renamed(users::unique_violation(e), "email", "new_email"))?;
-    history::record(&mut tx, user_id, Action::EmailChanged, seen).await?;
-    tx.commit().await?;
-    Ok(Change::Changed)
+/// A new e-mail or phone number: it takes effect only with the code sent to it.
+pub enum NewContact<'a> {
+    Email(&'a Email),
+    Phone(&'a PhoneNumber),
 }
 
-pub async fn change_phone(
+impl NewContact<'_> {
+    /// The code is for this user and this new value, so a code for another value is no use.
+    fn subject(&self, user_id: Uuid) -> String {
+        match self {
+            Self::Email(email) => format!("{user_id}:{}", email.as_str()),
+            Self::Phone(phone) => {
+                format!("{user_id}:{}{}", phone.country_code, phone.national_number)
+            }
+        }
+    }
+
+    fn purpose(&self) -> Purpose {
+        match self {
+            Self::Email(_) => Purpose::EmailChange,
+            Self::Phone(_) => Purpose::PhoneChange,
+        }
+    }
+
+    fn destination(&self) -> Destination {
+        match self {
+            Self::Email(email) => Destination::email(email.as_str()),
+            Self::Phone(phone) => Destination::phone(&phone.country_code, &phone.national_number),
+        }
+    }
+
+    /// The request field and the users column a taken value is reported for.
+    fn fields(&self) -> (&'static str, &'static str) {
+        match self {
+            Self::Email(_) => ("new_email", "email"),
+            Self::Phone(_) => ("new_phone_number", "phone_number"),
+        }
+    }
+
+    async fn taken(&self, conn: &mut PgConnection, user_id: Uuid) -> Result<bool, AccountsError> {
+        match self {
+            Self::Email(email) => users::email_taken(conn, email, Some(user_id)).await,
+            Self::Phone(phone) => users::phone_taken(conn, phone, Some(user_id)).await,
+        }
+    }
+
+    async fn apply(&self, conn: &mut PgConnection, user_id: Uuid) -> Result<(), sqlx::Error> {
+        let query = match self {
+            Self::Email(email) => {
+                sqlx::query("UPDATE users SET email = $2, updated_at = now() WHERE id = $1")
+                    .bind(user_id)
+                    .bind(email.as_str())
+            }
+            Self::Phone(phone) => sqlx::query(
+                "UPDATE users SET phone_country_code = $2, phone_national_number = $3, updated_at = now() WHERE id = $1",
+            )
+            .bind(user_id)
+            .bind(&phone.country_code)
+            .bind(&phone.national_number),
+        };
+        query.execute(conn).await.map(|_| ())
+    }
+
+    fn action(&self) -> Action {
+        match self {
+            Self::Email(_) => Action::EmailChanged,
+            Self::Phone(_) => Action::PhoneChanged,
+        }
+    }
+}
+
+/// Changes the e-mail or phone in two steps: without `code`, a code goes to the new value; with
+/// it, the change takes effect.
+pub async fn change_contact(
     state: &AppState,
     user_id: Uuid,
-    phone: &PhoneNumber,
+    contact: NewContact<'_>,
     password_token: &str,
     code: Option<&str>,
     seen: &Seen,
 ) -> Result<Change, AccountsError> {
-    let subject = format!("{user_id}:{}{}", phone.country_code, phone.national_number);
+    let subject = contact.subject(user_id);
+    let (field, column) = contact.fields();
     let mut conn = state.pool.acquire().await?;
     users::require_active(&mut conn, user_id).await?;
     codes::check_password_token(&mut conn, password_token, user_id).await?;
-    let taken: bool = sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM users WHERE phone_country_code = $1 AND phone_national_number = $2 AND id <> $3)",
-    )
-    .bind(&phone.country_code)
-    .bind(&phone.national_number)
-    .bind(user_id)
-    .fetch_one(&mut *conn)
-    .await?;
-    if taken {
-        return Err(AccountsError::field("new_phone_number", users::PHONE_TAKEN));
+    if contact.taken(&mut conn, user_id).await? {
+        return Err(renamed(
+            AccountsError::field(
+                column,
+                match contact {
+                    NewContact::Email(_) => users::EMAIL_TAKEN,
+                    NewContact::Phone(_) => users::PHONE_TAKEN,
+                },
+            ),
+            column,
+            field,
+        ));
     }
     let Some(code) = code else {
-        let to = Destination::phone(&phone.country_code, &phone.national_number);
-        let ttl = codes::send(state, &subject, Purpose::PhoneChange, &to).await?;
+        let to = contact.destination();
+        let ttl = codes::send(state, &subject, contact.purpose(), &to).await?;
         history::record(&mut conn, user_id, Action::CodeSent, seen).await?;
         return Ok(Change::CodeSent {
             expires_in_seconds: ttl,
@@ -191,19 +221,14 @@ pub async fn change_phone(
         });
     };
     drop(conn);
-    let token = codes::verify(state, &subject, code, Purpose::PhoneChange).await?;
+    let token = codes::verify(state, &subject, code, contact.purpose()).await?;
     let mut tx = state.pool.begin().await?;
-    codes::spend_verification(&mut tx, &token, &subject, Purpose::PhoneChange).await?;
-    sqlx::query(
-        "UPDATE users SET phone_country_code = $2, phone_national_number = $3, updated_at = now() WHERE id = $1",
-    )
-    .bind(user_id)
-    .bind(&phone.country_code)
-    .bind(&phone.national_number)
-    .execute(&mut *tx)
-    .await
-    .map_err(|e| renamed(users::unique_violation(e), "phone_number", "new_phone_number"))?;
-    history::record(&mut tx, user_id, Action::PhoneChanged, seen).await?;
+    codes::spend_verification(&mut tx, &token, &subject, contact.purpose()).await?;
+    contact
+        .apply(&mut tx, user_id)
+        .await
+        .map_err(|e| renamed(users::unique_violation(e), column, field))?;
+    history::record(&mut tx, user_id, contact.action(), seen).await?;
     tx.commit().await?;
     Ok(Change::Changed)
 }

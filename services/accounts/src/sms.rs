@@ -132,6 +132,81 @@ mod tests {
         assert_eq!(urlencode("+1 555&x=é"), "%2B1%20555%26x%3D%C3%A9");
     }
 
+    /// A one-request HTTP server answering `status`; returns what it received.
+    async fn provider(status: &'static str) -> (String, tokio::task::JoinHandle<String>) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let url = format!(
+            "http://{}/Messages.json",
+            listener.local_addr().expect("addr")
+        );
+        let server = tokio::spawn(async move {
+            let (mut socket, _) = listener.accept().await.expect("accept");
+            let mut received = Vec::new();
+            let mut buf = [0u8; 4096];
+            loop {
+                let n = socket.read(&mut buf).await.expect("read");
+                received.extend_from_slice(&buf[..n]);
+                let text = String::from_utf8_lossy(&received).to_string();
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let length = text
+                        .lines()
+                        .find_map(|l| {
+                            l.to_lowercase()
+                                .strip_prefix("content-length: ")
+                                .map(str::to_owned)
+                        })
+                        .and_then(|v| v.trim().parse::<usize>().ok())
+                        .unwrap_or(0);
+                    if received.len() >= end + 4 + length || n == 0 {
+                        break;
+                    }
+                }
+            }
+            let answer =
+                format!("HTTP/1.1 {status}\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{{}}");
+            socket.write_all(answer.as_bytes()).await.expect("write");
+            String::from_utf8_lossy(&received).to_string()
+        });
+        (url, server)
+    }
+
+    #[tokio::test]
+    async fn the_http_provider_posts_the_form_with_basic_authentication() {
+        let (url, server) = provider("201 Created").await;
+        let sms = HttpSms::new(&url, "AC123", SecretString::from("s3cret"), "+15550000000")
+            .expect("client");
+        sms.send("+15551234567", "Code 123 & more")
+            .await
+            .expect("sent");
+        let request = server.await.expect("server");
+        assert!(
+            request.starts_with("POST /Messages.json HTTP/1.1"),
+            "{request}"
+        );
+        // base64("AC123:s3cret")
+        assert!(
+            request.contains("authorization: Basic QUMxMjM6czNjcmV0"),
+            "{request}"
+        );
+        assert!(request.contains("content-type: application/x-www-form-urlencoded"));
+        assert!(
+            request.ends_with("To=%2B15551234567&From=%2B15550000000&Body=Code%20123%20%26%20more")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_refusal_by_the_provider_is_an_error() {
+        let (url, server) = provider("400 Bad Request").await;
+        let sms = HttpSms::new(&url, "AC123", SecretString::from("s3cret"), "+15550000000")
+            .expect("client");
+        let err = sms.send("+15551234567", "hi").await.expect_err("refused");
+        assert!(err.to_string().contains("400"), "{err}");
+        server.await.expect("server");
+    }
+
     #[tokio::test]
     async fn the_file_sink_keeps_one_file_per_message() {
         let dir = std::env::temp_dir().join(format!("sms-{}", uuid::Uuid::now_v7()));

@@ -75,13 +75,7 @@ pub async fn availability(
 ) -> Result<Availability, AccountsError> {
     let mut result = Availability::default();
     if let Some(email) = email {
-        let taken: bool = sqlx::query_scalar(
-            "SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($1))",
-        )
-        .bind(email.as_str())
-        .fetch_one(&mut *conn)
-        .await?;
-        result.email = Some(!taken);
+        result.email = Some(!email_taken(conn, email, None).await?);
     }
     if let Some(username) = username {
         let taken: bool = sqlx::query_scalar(
@@ -93,16 +87,41 @@ pub async fn availability(
         result.username = Some(!taken);
     }
     if let Some(phone) = phone {
-        let taken: bool = sqlx::query_scalar(
-            "SELECT EXISTS (SELECT 1 FROM users WHERE phone_country_code = $1 AND phone_national_number = $2)",
-        )
-        .bind(&phone.country_code)
-        .bind(&phone.national_number)
-        .fetch_one(&mut *conn)
-        .await?;
-        result.phone_number = Some(!taken);
+        result.phone_number = Some(!phone_taken(conn, phone, None).await?);
     }
     Ok(result)
+}
+
+/// Whether an account (other than `except`) has this e-mail.
+pub async fn email_taken(
+    conn: &mut PgConnection,
+    email: &Email,
+    except: Option<Uuid>,
+) -> Result<bool, AccountsError> {
+    Ok(sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($1) AND id IS DISTINCT FROM $2)",
+    )
+    .bind(email.as_str())
+    .bind(except)
+    .fetch_one(conn)
+    .await?)
+}
+
+/// Whether an account (other than `except`) has this phone number.
+pub async fn phone_taken(
+    conn: &mut PgConnection,
+    phone: &PhoneNumber,
+    except: Option<Uuid>,
+) -> Result<bool, AccountsError> {
+    Ok(sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM users WHERE phone_country_code = $1 AND phone_national_number = $2 \
+         AND id IS DISTINCT FROM $3)",
+    )
+    .bind(&phone.country_code)
+    .bind(&phone.national_number)
+    .bind(except)
+    .fetch_one(conn)
+    .await?)
 }
 
 pub async fn hash_password(password: Password) -> Result<String, AccountsError> {

@@ -41,6 +41,14 @@ fn first(body: &Value) -> (String, String) {
     )
 }
 
+/// A random 10-digit national number starting with `first`, unlike any other in the test.
+fn fresh_national(first: char) -> String {
+    format!(
+        "{first}{:09}",
+        uuid::Uuid::new_v4().as_u128() % 1_000_000_000
+    )
+}
+
 async fn password_token(stack: &Stack, access: &str) -> String {
     let (status, token) = stack
         .post_auth(
@@ -765,8 +773,7 @@ async fn an_organization_invites_by_e_mail_and_sms_participants_join_with_the_co
         (&preview["role"], &preview["email"]),
         (&json!("member"), &json!(invited))
     );
-    let phone =
-        json!({ "country_code": "+44", "national_number": format!("7{}", &owner.national[1..]) });
+    let phone = json!({ "country_code": "+44", "national_number": fresh_national('7') });
     let join = |email: String, code: String, extra: Value| {
         let stack = &stack;
         let phone = phone.clone();
@@ -859,8 +866,8 @@ async fn an_organization_invites_by_e_mail_and_sms_participants_join_with_the_co
         )
         .await;
     assert_eq!(status, 204);
-    let sms_phone =
-        json!({ "country_code": "+44", "national_number": format!("8{}", &owner.national[1..]) });
+    let sms_national = fresh_national('8');
+    let sms_phone = json!({ "country_code": "+44", "national_number": sms_national });
     let (status, _) = stack
         .post_auth(
             "accounts/organization/invites/",
@@ -877,12 +884,7 @@ async fn an_organization_invites_by_e_mail_and_sms_participants_join_with_the_co
         )
         .await;
     assert_eq!(status, 201, "{sms_invite}");
-    let text = read_message(
-        &format!("+448{}", &owner.national[1..]),
-        "/join-organization/",
-        &[],
-    )
-    .await;
+    let text = read_message(&format!("+44{sms_national}"), "/join-organization/", &[]).await;
     let at = text.find("with the code ").unwrap() + "with the code ".len();
     let sms_code = text[at..at + 8].to_owned();
     let sms_email = format!("sms-{}", loner.email);
@@ -912,6 +914,60 @@ async fn an_organization_invites_by_e_mail_and_sms_participants_join_with_the_co
     let (status, joined) = joiner(json!({ "verification_token": token })).await;
     assert_eq!(status, 201, "{joined}");
     let sms_refresh = joined["refresh"].as_str().unwrap().to_owned();
+
+    // A revoked invite and an expired one no longer open.
+    let preview_status = |code: String| {
+        let stack = &stack;
+        async move {
+            stack
+                .http
+                .get(stack.url(&format!("accounts/organization/invites/{code}/")))
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    let mut codes = Vec::new();
+    for who in ["revoked", "expired"] {
+        let address = format!("{who}-{}", loner.email);
+        let (status, invite) = stack
+            .post_auth(
+                "accounts/organization/invites/",
+                &owner.access,
+                json!({ "email": address, "role": "member" }),
+            )
+            .await;
+        assert_eq!(status, 201, "{invite}");
+        let mail = read_message(&address, "/join-organization/", &[]).await;
+        let at = mail.find("with the code ").unwrap() + "with the code ".len();
+        let code = mail[at..at + 8].to_owned();
+        assert_eq!(preview_status(code.clone()).await, 200);
+        codes.push((invite["id"].as_str().unwrap().to_owned(), code));
+    }
+    let (status, _) = stack
+        .send_auth(
+            Method::DELETE,
+            &format!("accounts/organization/invites/{}/", codes[0].0),
+            &owner.access,
+            None,
+        )
+        .await;
+    assert_eq!(status, 204);
+    assert_eq!(preview_status(codes[0].1.clone()).await, 400);
+    let accounts = sqlx::PgPool::connect(stack.accounts_db.expose_secret())
+        .await
+        .unwrap();
+    sqlx::query(
+        "UPDATE organization_invites SET expires_at = now() - interval '1 second' WHERE code = $1",
+    )
+    .bind(&codes[1].1)
+    .execute(&accounts)
+    .await
+    .unwrap();
+    assert_eq!(preview_status(codes[1].1.clone()).await, 400);
+    accounts.close().await;
 
     // Removal: an admin cannot remove the owner; the owner removes the SMS participant, whose
     // sessions end; another organization's owner reaches nobody here.

@@ -253,26 +253,12 @@ impl Stack {
             .chain("0123456789".chars())
             .take(10)
             .collect();
-        let (status, _) = self
-            .post(
-                "accounts/confirmation-code/send/",
-                json!({ "email": email, "purpose": "sign_up" }),
-            )
-            .await;
-        assert_eq!(status, 200);
-        let code = read_code(&email).await;
-        let (status, verified) = self
-            .post(
-                "accounts/confirmation-code/verify/",
-                json!({ "email": email, "code": code }),
-            )
-            .await;
-        assert_eq!(status, 200, "{verified}");
+        let verification_token = self.verify_email(&email).await;
         let mut body = json!({
             "username": username,
             "email": email,
             "password": "Secret12#",
-            "verification_token": verified["verification_token"],
+            "verification_token": verification_token,
             "phone_number": { "country_code": "+44", "national_number": national },
         });
         if let (Some(body), Some(extra)) = (body.as_object_mut(), extra.as_object()) {
