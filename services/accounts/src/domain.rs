@@ -287,8 +287,34 @@ impl Address {
                 .check(text("zip_code", &input.zip_code, rule(9, 0, false)))
                 .unwrap_or_default(),
         };
+        if let Some(pattern) = postal_pattern(&address.country)
+            && !address.zip_code.is_empty()
+            && !fits(pattern, &address.zip_code)
+        {
+            fields.check::<()>(Err(FieldError::new("zip_code", "Invalid zip code format")));
+        }
         fields.finish().map(|()| address)
     }
+}
+
+/// The §5 postal patterns ('ddd ddd', 'xxx xxx', 'dd dd') mapped to the countries whose real
+/// postal codes have one of those shapes: only Canada's 'xxx xxx' (docs/decisions.md; the web's
+/// `components/address/postal.ts` holds the same mapping).
+fn postal_pattern(country: &str) -> Option<&'static str> {
+    match country.trim().to_lowercase().as_str() {
+        "canada" | "ca" => Some("xxx xxx"),
+        _ => None,
+    }
+}
+
+/// `d` a digit, `x` a letter or digit, anything else itself.
+fn fits(pattern: &str, value: &str) -> bool {
+    value.chars().count() == pattern.chars().count()
+        && pattern.chars().zip(value.chars()).all(|(p, c)| match p {
+            'd' => c.is_ascii_digit(),
+            'x' => c.is_ascii_alphanumeric(),
+            other => c == other,
+        })
 }
 
 /// Collects field errors so a form gets all of them at once.
@@ -447,6 +473,33 @@ mod tests {
                 ("city", "Minimum 2 characters"),
                 ("zip_code", "Maximum 9 characters"),
             ]
+        );
+    }
+
+    #[test]
+    fn a_canadian_zip_code_fills_the_xxx_xxx_pattern() {
+        let canadian = |zip: &str| Address {
+            country: "Canada".into(),
+            province: "Ontario".into(),
+            street: "Wellington Street".into(),
+            house: "111".into(),
+            city: "Ottawa".into(),
+            zip_code: zip.into(),
+            ..Address::default()
+        };
+        assert!(Address::parse(&canadian("K1A 0B1")).is_ok());
+        for bad in ["K1A0B1", "K1A-0B1", "K1A 0B"] {
+            let errors = Address::parse(&canadian(bad)).expect_err("bad zip");
+            assert_eq!(
+                (errors[0].field.as_str(), errors[0].message.as_str()),
+                ("zip_code", "Invalid zip code format")
+            );
+        }
+        let mut french = canadian("75001");
+        french.country = "France".into();
+        assert!(
+            Address::parse(&french).is_ok(),
+            "other countries keep max 9"
         );
     }
 
