@@ -3,13 +3,14 @@
 // paste, its length after the 500 ms debounce, the country code list), /sign-up-organization (the
 // organization name, short text), the e-mail confirmation code (a wrong code highlights the
 // field), /change-address (the address messages e2e/account.test.mjs leaves out, and the postal
-// pattern of a Canadian zip code), /log-in (the password with the required rule only), and the
-// server's answer to a country code the browser cannot send. /contact-us is in e2e/info.test.mjs.
+// pattern of a Canadian zip code, which the server holds to as well), /log-in (the password with
+// the required rule only), and the server's answer to a country code the browser cannot send.
+// /contact-us is in e2e/info.test.mjs.
 // Headless Chromium through Envoy against the real stack.
 /* global document -- page.evaluate bodies run in the browser. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { BASE_URL, codeFor, eventually, launch, PASSWORD, phone, uniqueUser } from './support.mjs';
+import { accessToken, BASE_URL, codeFor, eventually, launch, PASSWORD, phone, uniqueUser } from './support.mjs';
 
 /** The error message under the field labelled exactly `label`, or null. */
 async function errorOf(scope, label) {
@@ -45,11 +46,11 @@ async function expectMessage(what, read, expected) {
 
 const fieldMessage = (scope, label, expected) => expectMessage(label, () => errorOf(scope, label), expected);
 
-/** POST a public API path; the status and the field errors by field name. */
-async function apiPost(path, body) {
+/** Sends a JSON body to an API path (with `token`, signed in); the status and the field errors by field name. */
+async function apiSend(method, path, body, token) {
   const response = await fetch(`${BASE_URL}/api/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(body),
   });
   const json = await response.json().catch(() => ({}));
@@ -260,6 +261,18 @@ describe('§5 validation in the browser', () => {
     await page.getByTestId('account-address').filter({ hasText: '24, Sussex Drive, Ontario, Canada, K1A 0A1' }).waitFor();
   });
 
+  test('the server refuses a Canadian zip code outside its postal pattern too', async () => {
+    const address = { country: 'Canada', apartment_number: '', province: 'Ontario', street: 'Sussex Drive', house: '24', city: 'Ottawa' };
+    const token = await accessToken(page);
+    for (const zip of ['K1A0A1', 'K1A 0A', 'K1A-0A1']) {
+      const refused = await apiSend('PATCH', 'accounts/address/change/', { ...address, zip_code: zip }, token);
+      assert.equal(refused.status, 400, zip);
+      assert.deepEqual(refused.fields, { zip_code: 'Invalid zip code format' }, zip);
+    }
+    const kept = await apiSend('PATCH', 'accounts/address/change/', { ...address, zip_code: 'K1A 0A1' }, token);
+    assert.equal(kept.status, 204);
+  });
+
   test('log in: the password has the required rule only', async () => {
     const anonymous = await phone(browser);
     try {
@@ -282,19 +295,19 @@ describe('§5 validation in the browser', () => {
 
 describe('§5 validation on the server', () => {
   test('refuses what the browser cannot send, with the same messages: an unknown country code', async () => {
-    const unknownCode = await apiPost('accounts/email-username-phone-number/verify/', {
+    const unknownCode = await apiSend('POST', 'accounts/email-username-phone-number/verify/', {
       phone_number: { country_code: '+999', national_number: '4155550100' },
     });
     assert.equal(unknownCode.status, 400);
     assert.deepEqual(unknownCode.fields, { phone_number: 'Invalid country code' });
-    const tooLong = await apiPost('accounts/email-username-phone-number/verify/', {
+    const tooLong = await apiSend('POST', 'accounts/email-username-phone-number/verify/', {
       phone_number: { country_code: '+123456', national_number: '4155550100' },
     });
     assert.deepEqual(tooLong.fields, { phone_number: 'Invalid country code' });
   });
 
   test('and the same messages as the browser for the other sign-up fields', async () => {
-    const bad = await apiPost('accounts/email-username-phone-number/verify/', {
+    const bad = await apiSend('POST', 'accounts/email-username-phone-number/verify/', {
       email: 'not-an-email',
       username: 'ann lee',
       phone_number: { country_code: '+1', national_number: '12345' },
