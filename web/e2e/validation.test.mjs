@@ -232,7 +232,7 @@ describe('§5 validation in the browser', () => {
     await fieldMessage(page, 'Country', 'Minimum 2 characters');
     await fieldMessage(page, 'Province', 'Incorrect input. Only letters allowed');
 
-    // spec §5 Postal patterns: Canada's zip codes are 'xxx xxx' (decisions: docs/web.md).
+    // spec §5 Postal patterns: Canada's zip codes are 'xxx xxx' (docs/decisions.md "Postal patterns").
     await fill({
       Country: 'Canada',
       Province: 'Ontario',

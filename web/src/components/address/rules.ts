@@ -10,7 +10,7 @@ export const ADDRESS_MESSAGES = {
   max30: 'Maximum 30 characters',
   max9: 'Maximum 9 characters',
   lettersOnly: 'Incorrect input. Only letters allowed',
-  // Not given by the spec (docs/web.md): a zip code not in its country's postal pattern.
+  // Not given by the spec (docs/decisions.md "Postal patterns"): a zip code not in its country's postal pattern.
   zipFormat: INVALID_ZIP_FORMAT,
 } as const;
 
