@@ -1,9 +1,9 @@
 //! The postal patterns of spec §5 ('ddd ddd', 'xxx xxx' alphanumeric, 'dd dd'): which countries'
 //! zip codes take one, the input mask that formats a zip code as it is typed, and the full match.
-//! Only countries whose real postal codes have one of these shapes are mapped (decisions in
-//! docs/decisions.md "Postal patterns"): Canada's 'A1A 1A1' is 'xxx xxx'. No country writes its postal code as 'ddd ddd'
-//! or 'dd dd' (India's PIN is six digits without a space, the 'ddd dd' of Sweden, Czechia,
-//! Slovakia and Greece is another shape), so those two patterns are ready but map to no country.
+//! Only countries whose real postal codes have one of these shapes are mapped (docs/decisions.md
+//! "Postal patterns"): Canada's 'A1A 1A1' is 'xxx xxx'. No country writes its postal code as
+//! 'ddd ddd' or 'dd dd' (India's PIN is six digits without a space, the 'ddd dd' of Sweden,
+//! Czechia, Slovakia and Greece is another shape), so those two patterns map to no country.
 import { isoCode } from '../../lib/countries/iso';
 
 export type PostalPattern = 'ddd ddd' | 'xxx xxx' | 'dd dd';
