@@ -17,5 +17,6 @@ pub mod telemetry;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod time;
+pub mod tls;
 
 pub use evidentia_proto as proto;

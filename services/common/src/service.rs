@@ -29,6 +29,7 @@ pub trait Service {
 
 /// The `main` of every domain service.
 pub fn main<S: Service>() -> anyhow::Result<()> {
+    crate::tls::install_crypto_provider();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -68,6 +69,7 @@ impl Infrastructure {
         migrations: &Migrator,
         shutdown: &CancellationToken,
     ) -> anyhow::Result<Self> {
+        crate::tls::install_crypto_provider();
         let pool = db::connect_and_migrate(&config.database_url, migrations).await?;
         let mut tasks = JoinSet::new();
         tasks.spawn(outbox::run_relay(
@@ -100,6 +102,7 @@ impl Infrastructure {
 /// The defaults of a test: the service's own database and exchange, gRPC on a free port.
 #[cfg(feature = "testing")]
 pub async fn test_config(name: &'static str) -> ServiceConfig {
+    crate::tls::install_crypto_provider();
     ServiceConfig {
         service_name: name,
         database_url: crate::testing::database_url(name).await,

@@ -104,13 +104,11 @@ impl Config {
             "offline" => GeocoderConfig::Offline,
             "nominatim" => {
                 let url: String = env_or("EVIDENCE_GEOCODER_URL", "http://nominatim:8080")?;
-                // The HTTP client is built without TLS (the workspace's reqwest has none): run
-                // Nominatim beside the service, as its usage policy asks of heavy users anyway.
-                if !url.starts_with("http://") {
+                if !(url.starts_with("http://") || url.starts_with("https://")) {
                     return Err(ConfigError {
                         name: "EVIDENCE_GEOCODER_URL".into(),
                         value: url,
-                        reason: "must be an http:// URL of a Nominatim server".into(),
+                        reason: "must be an http:// or https:// URL of a Nominatim server".into(),
                     });
                 }
                 GeocoderConfig::Nominatim {
