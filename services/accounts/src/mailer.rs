@@ -18,7 +18,6 @@ pub struct SmtpMailer {
 impl SmtpMailer {
     /// `url` is lettre's SMTP URL: `smtp://host:port` locally, `smtps://user:pass@host` in production.
     pub fn new(url: &SecretString, from: &str) -> anyhow::Result<Self> {
-        evidentia_common::tls::install_crypto_provider();
         Ok(Self {
             transport: AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose_secret())?.build(),
             from: from.parse()?,

@@ -71,7 +71,6 @@ impl HttpSms {
         password: SecretString,
         from: &str,
     ) -> anyhow::Result<Self> {
-        evidentia_common::tls::install_crypto_provider();
         Ok(Self {
             http: reqwest::Client::builder()
                 .timeout(std::time::Duration::from_secs(10))

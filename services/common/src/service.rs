@@ -69,7 +69,6 @@ impl Infrastructure {
         migrations: &Migrator,
         shutdown: &CancellationToken,
     ) -> anyhow::Result<Self> {
-        crate::tls::install_crypto_provider();
         let pool = db::connect_and_migrate(&config.database_url, migrations).await?;
         let mut tasks = JoinSet::new();
         tasks.spawn(outbox::run_relay(

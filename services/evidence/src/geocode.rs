@@ -88,7 +88,6 @@ impl Nominatim {
         timeout: Duration,
         fallback: Arc<dyn Geocoder>,
     ) -> anyhow::Result<Self> {
-        evidentia_common::tls::install_crypto_provider();
         Ok(Self {
             // Nominatim's usage policy asks every client to name itself.
             client: reqwest::Client::builder()

@@ -59,7 +59,6 @@ fn hmac(key: &[u8], data: &str) -> Vec<u8> {
 
 impl MediaStore {
     pub async fn connect(config: &S3Config) -> anyhow::Result<Self> {
-        evidentia_common::tls::install_crypto_provider();
         let credentials = Credentials::new(
             &config.access_key_id,
             config.secret_access_key.expose_secret(),

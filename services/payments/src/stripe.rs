@@ -107,7 +107,6 @@ pub struct StripeApi {
 
 impl StripeApi {
     pub fn new(config: &Config) -> anyhow::Result<Self> {
-        evidentia_common::tls::install_crypto_provider();
         let mut builder = ClientBuilder::new(config.stripe_secret_key.expose_secret());
         if !config.stripe_api_base.is_empty() {
             builder = builder.url(config.stripe_api_base.clone());
