@@ -29,6 +29,10 @@ impl AccountsApi {
     pub fn new(state: AppState) -> Self {
         Self { state }
     }
+
+    async fn conn(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Postgres>, AccountsError> {
+        Ok(self.state.pool.acquire().await?)
+    }
 }
 
 fn purpose(value: i32) -> Result<Purpose, AccountsError> {
@@ -51,13 +55,9 @@ fn invalid(error: evidentia_common::errors::FieldError) -> AccountsError {
     AccountsError::Invalid(vec![error])
 }
 
-fn uuid(field: &str, value: &str) -> Result<uuid::Uuid, AccountsError> {
-    uuid::Uuid::parse_str(value).map_err(|_| {
-        AccountsError::NotFound(match field {
-            "invite" => "Invite not found.",
-            _ => "Participant not found.",
-        })
-    })
+/// An id from a path: one that is not a UUID names nothing, so it is not found.
+fn id(value: &str, not_found: &'static str) -> Result<uuid::Uuid, AccountsError> {
+    uuid::Uuid::parse_str(value).map_err(|_| AccountsError::NotFound(not_found))
 }
 
 /// The signed-in caller and where the request came from.
@@ -145,12 +145,7 @@ impl AccountsRpc for AccountsApi {
             .as_ref()
             .and_then(|p| phone(&mut fields, Some(p)));
         fields.finish().map_err(AccountsError::Invalid)?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(AccountsError::from)?;
+        let mut conn = self.conn().await?;
         let found =
             users::availability(&mut conn, email.as_ref(), username.as_ref(), phone.as_ref())
                 .await?;
@@ -280,12 +275,7 @@ impl AccountsRpc for AccountsApi {
         request: Request<pb::LogoutRequest>,
     ) -> Result<Response<pb::LogoutResponse>, Status> {
         let req = request.into_inner();
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(AccountsError::from)?;
+        let mut conn = self.conn().await?;
         tokens::revoke_by_token(&mut conn, &req.refresh).await?;
         Ok(Response::new(pb::LogoutResponse {}))
     }
@@ -295,12 +285,7 @@ impl AccountsRpc for AccountsApi {
         request: Request<pb::GetProfileRequest>,
     ) -> Result<Response<pb::Profile>, Status> {
         let user_id = Caller::from_metadata(request.metadata()).require_user()?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(AccountsError::from)?;
+        let mut conn = self.conn().await?;
         let user = users::profile(&mut conn, user_id).await?;
         let organization = organizations::membership(&mut conn, user_id).await?;
         Ok(Response::new(pb::Profile {
@@ -355,12 +340,7 @@ impl AccountsRpc for AccountsApi {
         let phone = phone(&mut fields, req.phone_number.as_ref());
         fields.finish().map_err(AccountsError::Invalid)?;
         let phone = phone.ok_or_else(|| Status::internal("validated phone missing"))?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(AccountsError::from)?;
+        let mut conn = self.conn().await?;
         let registered = recovery::phone_registered(&mut conn, &phone).await?;
         Ok(Response::new(pb::PhoneVerifyResponse { registered }))
     }
@@ -370,12 +350,7 @@ impl AccountsRpc for AccountsApi {
         request: Request<pb::RecoveryOptionsRequest>,
     ) -> Result<Response<pb::RecoveryOptions>, Status> {
         let req = request.into_inner();
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(AccountsError::from)?;
+        let mut conn = self.conn().await?;
         let options = recovery::options(&mut conn, &req.username).await?;
         Ok(Response::new(pb::RecoveryOptions {
             email_hint: options.email_hint,
@@ -477,12 +452,7 @@ impl AccountsRpc for AccountsApi {
         let (Some(first), Some(last)) = (first, last) else {
             return Err(Status::internal("validated fields missing"));
         };
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(AccountsError::from)?;
+        let mut conn = self.conn().await?;
         profile::update_names(&mut conn, user_id, &first, &last, &seen).await?;
         Ok(done())
     }
@@ -559,12 +529,7 @@ impl AccountsRpc for AccountsApi {
             zip_code: req.zip_code,
         })
         .map_err(AccountsError::Invalid)?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(AccountsError::from)?;
+        let mut conn = self.conn().await?;
         profile::change_address(&mut conn, user_id, &address, &seen).await?;
         Ok(done())
     }
@@ -575,12 +540,7 @@ impl AccountsRpc for AccountsApi {
     ) -> Result<Response<pb::Done>, Status> {
         let (user_id, seen) = signed(&request)?;
         let req = request.into_inner();
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(AccountsError::from)?;
+        let mut conn = self.conn().await?;
         profile::change_communication_method(&mut conn, user_id, &req.communication_method, &seen)
             .await?;
         Ok(done())
@@ -600,12 +560,7 @@ impl AccountsRpc for AccountsApi {
             &req.date_to,
         )
         .map_err(AccountsError::Invalid)?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(AccountsError::from)?;
+        let mut conn = self.conn().await?;
         users::require_active(&mut conn, user_id).await?;
         let (count, entries) = history::list(&mut conn, user_id, &query).await?;
         Ok(Response::new(pb::ActionLogPage {
@@ -678,12 +633,7 @@ impl AccountsRpc for AccountsApi {
         request: Request<pb::GetOrganizationRequest>,
     ) -> Result<Response<pb::Organization>, Status> {
         let (user_id, _) = signed(&request)?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(AccountsError::from)?;
+        let mut conn = self.conn().await?;
         let m = organizations::get(&mut conn, user_id).await?;
         Ok(Response::new(pb::Organization {
             id: m.organization_id.to_string(),
@@ -698,12 +648,7 @@ impl AccountsRpc for AccountsApi {
         request: Request<pb::ListParticipantsRequest>,
     ) -> Result<Response<pb::Participants>, Status> {
         let (user_id, _) = signed(&request)?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(AccountsError::from)?;
+        let mut conn = self.conn().await?;
         let (people, invites) = organizations::participants(&mut conn, user_id).await?;
         Ok(Response::new(pb::Participants {
             participants: people
@@ -729,9 +674,7 @@ impl AccountsRpc for AccountsApi {
         let (user_id, seen) = signed(&request)?;
         let req = request.into_inner();
         let mut fields = Fields::default();
-        let role = fields.check(organizations::invite_role(&req.role).map_err(|_| {
-            evidentia_common::errors::FieldError::new("role", "Choose admin or member.")
-        }));
+        let role = fields.check(organizations::invite_role(&req.role));
         let invitee = match (
             req.email.as_deref().filter(|e| !e.trim().is_empty()),
             &req.phone_number,
@@ -762,13 +705,8 @@ impl AccountsRpc for AccountsApi {
     ) -> Result<Response<pb::Done>, Status> {
         let (user_id, seen) = signed(&request)?;
         let req = request.into_inner();
-        let id = uuid("invite", &req.id)?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(AccountsError::from)?;
+        let id = id(&req.id, organizations::INVITE_NOT_FOUND)?;
+        let mut conn = self.conn().await?;
         organizations::revoke_invite(&mut conn, user_id, id, &seen).await?;
         Ok(done())
     }
@@ -778,12 +716,7 @@ impl AccountsRpc for AccountsApi {
         request: Request<pb::PreviewInviteRequest>,
     ) -> Result<Response<pb::InvitePreview>, Status> {
         let req = request.into_inner();
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(AccountsError::from)?;
+        let mut conn = self.conn().await?;
         let invite = organizations::open_invite(&mut conn, &req.code, false).await?;
         Ok(Response::new(pb::InvitePreview {
             organization_name: invite.organization_name,
@@ -830,14 +763,9 @@ impl AccountsRpc for AccountsApi {
     ) -> Result<Response<pb::Done>, Status> {
         let (user_id, seen) = signed(&request)?;
         let req = request.into_inner();
-        let target = uuid("participant", &req.user_id)?;
-        let role = organizations::invite_role(&req.role)?;
-        let mut conn = self
-            .state
-            .pool
-            .acquire()
-            .await
-            .map_err(AccountsError::from)?;
+        let target = id(&req.user_id, organizations::PARTICIPANT_NOT_FOUND)?;
+        let role = organizations::invite_role(&req.role).map_err(invalid)?;
+        let mut conn = self.conn().await?;
         organizations::change_role(&mut conn, user_id, target, role, &seen).await?;
         Ok(done())
     }
@@ -848,7 +776,7 @@ impl AccountsRpc for AccountsApi {
     ) -> Result<Response<pb::Done>, Status> {
         let (user_id, seen) = signed(&request)?;
         let req = request.into_inner();
-        let target = uuid("participant", &req.user_id)?;
+        let target = id(&req.user_id, organizations::PARTICIPANT_NOT_FOUND)?;
         let mut tx = self.state.pool.begin().await.map_err(AccountsError::from)?;
         organizations::remove(&mut tx, user_id, target, &seen).await?;
         tx.commit().await.map_err(AccountsError::from)?;

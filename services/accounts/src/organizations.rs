@@ -4,6 +4,7 @@
 //! admin: invite members, revoke invites, remove members; member: see the participants.
 
 use chrono::{DateTime, Utc};
+use evidentia_common::errors::FieldError;
 use rand::Rng;
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -73,13 +74,16 @@ impl Role {
     }
 }
 
-/// An invite's role: admin or member (there is one owner).
-pub fn invite_role(value: &str) -> Result<Role, AccountsError> {
+/// An invite's role, or a participant's new one: admin or member (there is one owner).
+pub fn invite_role(value: &str) -> Result<Role, FieldError> {
     match Role::parse(value) {
         Some(role @ (Role::Admin | Role::Member)) => Ok(role),
-        _ => Err(AccountsError::field("role", "Choose admin or member.")),
+        _ => Err(FieldError::new("role", "Choose admin or member.")),
     }
 }
+
+pub const INVITE_NOT_FOUND: &str = "Invite not found.";
+pub const PARTICIPANT_NOT_FOUND: &str = "Participant not found.";
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Membership {
@@ -338,7 +342,7 @@ pub async fn revoke_invite(
     .await?
     .rows_affected();
     if revoked == 0 {
-        return Err(AccountsError::NotFound("Invite not found."));
+        return Err(AccountsError::NotFound(INVITE_NOT_FOUND));
     }
     history::record(conn, user_id, Action::InviteRevoked, seen).await
 }
@@ -463,7 +467,7 @@ async fn target_role(
     .bind(target)
     .fetch_optional(&mut *conn)
     .await?
-    .ok_or(AccountsError::NotFound("Participant not found."))?;
+    .ok_or(AccountsError::NotFound(PARTICIPANT_NOT_FOUND))?;
     Ok(Role::parse(&role).unwrap_or(Role::Member))
 }
 

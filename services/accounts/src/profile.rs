@@ -24,17 +24,8 @@ pub async fn verify_password(
     if password.is_empty() {
         return Err(AccountsError::field("password", crate::domain::REQUIRED));
     }
-    let limits = &state.config.limits;
-    if !evidentia_common::ratelimit::hit(
-        &state.redis,
-        &format!("accounts:login:account:{user_id}"),
-        limits.logins_per_account,
-        limits.login_window_seconds,
-    )
-    .await?
-    {
-        return Err(AccountsError::RateLimited);
-    }
+    // Guessing a password here counts against the same limit as signing in.
+    users::limit_account_attempts(state, &users::account_key(user_id)).await?;
     let mut tx = state.pool.begin().await?;
     users::require_active(&mut tx, user_id).await?;
     if !users::check_password(&mut tx, user_id, password).await? {
@@ -199,17 +190,11 @@ pub async fn change_contact(
     users::require_active(&mut conn, user_id).await?;
     codes::check_password_token(&mut conn, password_token, user_id).await?;
     if contact.taken(&mut conn, user_id).await? {
-        return Err(renamed(
-            AccountsError::field(
-                column,
-                match contact {
-                    NewContact::Email(_) => users::EMAIL_TAKEN,
-                    NewContact::Phone(_) => users::PHONE_TAKEN,
-                },
-            ),
-            column,
-            field,
-        ));
+        let message = match contact {
+            NewContact::Email(_) => users::EMAIL_TAKEN,
+            NewContact::Phone(_) => users::PHONE_TAKEN,
+        };
+        return Err(AccountsError::field(field, message));
     }
     let Some(code) = code else {
         let to = contact.destination();

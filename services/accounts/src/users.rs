@@ -283,13 +283,12 @@ pub async fn authenticate(
     }
     fields.finish().map_err(AccountsError::Invalid)?;
     let limits = &state.config.limits;
-    let window = limits.login_window_seconds;
     if !seen.ip.is_empty()
         && !ratelimit::hit(
             &state.redis,
             &format!("accounts:login:client:{}", seen.ip),
             limits.logins_per_client,
-            window,
+            limits.login_window_seconds,
         )
         .await?
     {
@@ -299,19 +298,10 @@ pub async fn authenticate(
     let found = find_by_login(&mut conn, &login).await?;
     // Per account, whichever name was typed; an unknown login is counted under itself.
     let account_key = match &found {
-        Some(user) => format!("accounts:login:account:{}", user.id),
+        Some(user) => account_key(user.id),
         None => format!("accounts:login:unknown:{login}"),
     };
-    if !ratelimit::hit(
-        &state.redis,
-        &account_key,
-        limits.logins_per_account,
-        window,
-    )
-    .await?
-    {
-        return Err(AccountsError::RateLimited);
-    }
+    limit_account_attempts(state, &account_key).await?;
     let Some(user) = found else {
         return Err(AccountsError::WrongCredentials);
     };
@@ -321,6 +311,28 @@ pub async fn authenticate(
     }
     ratelimit::reset(&state.redis, &account_key).await?;
     Ok(user)
+}
+
+/// The rate-limit key of password attempts on an account (sign-in and password verification).
+pub fn account_key(user_id: Uuid) -> String {
+    format!("accounts:login:account:{user_id}")
+}
+
+/// Counts a password attempt on an account; too many in the window are refused.
+pub async fn limit_account_attempts(state: &AppState, key: &str) -> Result<(), AccountsError> {
+    let limits = &state.config.limits;
+    if ratelimit::hit(
+        &state.redis,
+        key,
+        limits.logins_per_account,
+        limits.login_window_seconds,
+    )
+    .await?
+    {
+        Ok(())
+    } else {
+        Err(AccountsError::RateLimited)
+    }
 }
 
 /// Signs in with a username or e-mail. A deleted account answers when it can be recovered, only
