@@ -35,6 +35,15 @@ pub struct PhoneNumber {
     pub national_number: String,
 }
 
+impl From<accounts::PhoneNumber> for PhoneNumber {
+    fn from(p: accounts::PhoneNumber) -> Self {
+        Self {
+            country_code: p.country_code,
+            national_number: p.national_number,
+        }
+    }
+}
+
 impl From<PhoneNumber> for accounts::PhoneNumber {
     fn from(p: PhoneNumber) -> Self {
         Self {
@@ -366,6 +375,34 @@ pub struct Address {
     pub zip_code: String,
 }
 
+impl From<accounts::Address> for Address {
+    fn from(a: accounts::Address) -> Self {
+        Self {
+            country: a.country,
+            apartment_number: a.apartment_number,
+            province: a.province,
+            street: a.street,
+            house: a.house,
+            city: a.city,
+            zip_code: a.zip_code,
+        }
+    }
+}
+
+impl From<Address> for accounts::Address {
+    fn from(a: Address) -> Self {
+        Self {
+            country: a.country,
+            apartment_number: a.apartment_number,
+            province: a.province,
+            street: a.street,
+            house: a.house,
+            city: a.city,
+            zip_code: a.zip_code,
+        }
+    }
+}
+
 /// The signed-in user's profile (spec §3 "User details").
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Profile {
@@ -413,8 +450,6 @@ async fn me(State(state): State<AppState>, User(caller): User) -> ApiResult<Json
     );
     let account = account?.into_inner();
     let payment = payment?.into_inner();
-    let phone = account.phone_number.unwrap_or_default();
-    let address = account.address.unwrap_or_default();
     Ok(Json(Profile {
         id: account.id,
         username: account.username,
@@ -422,20 +457,9 @@ async fn me(State(state): State<AppState>, User(caller): User) -> ApiResult<Json
         first_name: account.first_name,
         last_name: account.last_name,
         account_type: account.account_type,
-        phone_number: PhoneNumber {
-            country_code: phone.country_code,
-            national_number: phone.national_number,
-        },
+        phone_number: account.phone_number.unwrap_or_default().into(),
         communication_method: account.communication_method,
-        address: Address {
-            country: address.country,
-            apartment_number: address.apartment_number,
-            province: address.province,
-            street: address.street,
-            house: address.house,
-            city: address.city,
-            zip_code: address.zip_code,
-        },
+        address: account.address.unwrap_or_default().into(),
         stripe_customer_id: payment.stripe_customer_id,
         default_payment_method: payment.default_payment_method,
         auto_topping_up_amount: payment.auto_topping_up_amount,

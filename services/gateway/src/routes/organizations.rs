@@ -223,10 +223,7 @@ async fn preview_invite(
         role: p.role,
         channel: p.channel,
         email: p.email,
-        phone_number: p.phone_number.map(|n| PhoneNumber {
-            country_code: n.country_code,
-            national_number: n.national_number,
-        }),
+        phone_number: p.phone_number.map(Into::into),
         expires_at: rfc3339(p.expires_at).unwrap_or_default(),
     }))
 }

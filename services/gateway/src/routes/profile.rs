@@ -226,15 +226,7 @@ async fn change_address(
         .clients
         .accounts
         .clone()
-        .change_address(caller.request(accounts::Address {
-            country: body.country,
-            apartment_number: body.apartment_number,
-            province: body.province,
-            street: body.street,
-            house: body.house,
-            city: body.city,
-            zip_code: body.zip_code,
-        }))
+        .change_address(caller.request(body.into()))
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
