@@ -41,7 +41,10 @@ export const answer = (status: number, body: unknown): Answer => ({ status, body
 
 type Route = unknown | ((call: ApiCall) => unknown);
 
-/** Answers 'METHOD path/' from `routes` (a value, an `answer(status, body)`, or a function of the call). */
+/**
+ * Answers 'METHOD path/' from `routes` (a value, an `answer(status, body)`, or a function of the
+ * call); `answer(204, null)` is a bodiless 204.
+ */
 export function serve(routes: Record<string, Route>) {
   const calls: ApiCall[] = [];
   vi.stubGlobal(
@@ -62,7 +65,8 @@ export function serve(routes: Record<string, Route>) {
       const value = typeof route === 'function' ? (route as (c: ApiCall) => unknown)(call) : route;
       if (value && typeof value === 'object' && 'status' in value && 'body' in value) {
         const { status, body } = value as Answer;
-        return Response.json(body, { status });
+        // A 204 has no body (Response.json cannot make one).
+        return status === 204 ? new Response(null, { status }) : Response.json(body, { status });
       }
       return Response.json(value);
     }),

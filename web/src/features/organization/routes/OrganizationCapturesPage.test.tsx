@@ -6,9 +6,9 @@ import userEvent from '@testing-library/user-event';
 import { Outlet } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Guard } from '../../../app/Guard';
-import { answer, makePaymentsStore, renderAt, type ApiCall } from '../../../components/payments/testing';
+import { answer, makePaymentsStore, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
 import { NO_CAPTURES, NOT_AN_ORGANIZATION } from '../model/messages';
-import { apiOrganization, noContent, serveOrganization } from '../testing/helpers';
+import { apiOrganization, noContent } from '../testing/helpers';
 import { OrganizationCapturesPage } from './OrganizationCapturesPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -43,7 +43,7 @@ const NOT_MEMBER = answer(404, { errors: [{ message: 'You are not in an organiza
 
 describe('an organization', () => {
   it('shows its name, the way to its participants and the empty state, and fetches no captures', async () => {
-    const calls = serveOrganization({ 'GET accounts/organization/': apiOrganization('admin') });
+    const calls = serve({ 'GET accounts/organization/': apiOrganization('admin') });
     const { router } = open();
     expect(await screen.findByTestId('organization-name')).toHaveTextContent('Acme Rentals');
     expect(screen.getByText('Your role: Admin')).toBeInTheDocument();
@@ -57,7 +57,7 @@ describe('an organization', () => {
 
   it('shows another failure with a way to try again', async () => {
     let attempts = 0;
-    serveOrganization({
+    serve({
       'GET accounts/organization/': () =>
         ++attempts === 1 ? answer(403, { errors: [{ message: 'Please log in again.', code: 'forbidden' }] }) : apiOrganization('member'),
     });
@@ -71,7 +71,7 @@ describe('an organization', () => {
 
 describe('an account outside any organization', () => {
   it('is told the tab is for organization accounts, with no empty list', async () => {
-    serveOrganization({ 'GET accounts/organization/': NOT_MEMBER });
+    serve({ 'GET accounts/organization/': NOT_MEMBER });
     open();
     expect(await screen.findByRole('heading', { name: NOT_AN_ORGANIZATION })).toBeInTheDocument();
     expect(screen.queryByText(NO_CAPTURES)).toBeNull();
@@ -79,7 +79,7 @@ describe('an account outside any organization', () => {
   });
 
   it('asks before logging out, then ends the session and opens the organization sign-up', async () => {
-    const calls = serveOrganization({ 'GET accounts/organization/': NOT_MEMBER, 'POST accounts/logout/': noContent() });
+    const calls = serve({ 'GET accounts/organization/': NOT_MEMBER, 'POST accounts/logout/': noContent() });
     const { store, router } = open();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Sign Up as an Organization' }));
@@ -93,7 +93,7 @@ describe('an account outside any organization', () => {
   });
 
   it('Cancel stays signed in', async () => {
-    const calls = serveOrganization({ 'GET accounts/organization/': NOT_MEMBER });
+    const calls = serve({ 'GET accounts/organization/': NOT_MEMBER });
     const { store, router } = open();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Sign Up as an Organization' }));

@@ -4,10 +4,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, makePaymentsStore, renderAt, type ApiCall } from '../../../components/payments/testing';
+import { answer, makePaymentsStore, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
 import { CHANNEL_HINTS } from '../components/InviteDialog';
 import { NOT_AN_ORGANIZATION } from '../model/messages';
-import { ADMIN, apiOrganization, EMAIL_INVITE, MEMBER, noContent, OWNER, serveOrganization, SMS_INVITE } from '../testing/helpers';
+import { ADMIN, apiOrganization, EMAIL_INVITE, MEMBER, noContent, OWNER, SMS_INVITE } from '../testing/helpers';
 import { ParticipantsPage } from './ParticipantsPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -48,7 +48,7 @@ const errorOf = (label: string) => {
 
 describe('the lists', () => {
   it('shows each participant with name or username, e-mail, role and joined date, and the pending invites', async () => {
-    serveOrganization(routesFor('owner'));
+    serve(routesFor('owner'));
     open();
     await screen.findByText('Bob Stone');
     expect(screen.getByTestId('my-role')).toHaveTextContent('Owner');
@@ -72,7 +72,7 @@ describe('the lists', () => {
   });
 
   it('says when no invite is pending', async () => {
-    serveOrganization(routesFor('owner', { 'GET accounts/organization/participants/': { participants: [OWNER], invites: [] } }));
+    serve(routesFor('owner', { 'GET accounts/organization/participants/': { participants: [OWNER], invites: [] } }));
     open();
     expect(await screen.findByText('No pending invites.')).toBeInTheDocument();
     expect(screen.getByTestId('participant-count')).toHaveTextContent('1 participant');
@@ -81,7 +81,7 @@ describe('the lists', () => {
 
 describe('the controls by role', () => {
   it('the owner invites, revokes, removes anyone but themself and changes their roles', async () => {
-    serveOrganization(routesFor('owner'));
+    serve(routesFor('owner'));
     open();
     await screen.findByText('Bob Stone');
     expect(screen.getByRole('button', { name: 'Invite Participant' })).toBeInTheDocument();
@@ -95,7 +95,7 @@ describe('the controls by role', () => {
   });
 
   it('an admin invites, revokes and removes members only, and changes no role', async () => {
-    serveOrganization(routesFor('admin'));
+    serve(routesFor('admin'));
     open();
     await screen.findByText('Bob Stone');
     expect(screen.getByTestId('my-role')).toHaveTextContent('Admin');
@@ -109,7 +109,7 @@ describe('the controls by role', () => {
   });
 
   it('a member only sees the list', async () => {
-    serveOrganization(routesFor('member'));
+    serve(routesFor('member'));
     open();
     await screen.findByText('Bob Stone');
     expect(screen.getByTestId('my-role')).toHaveTextContent('Member');
@@ -124,7 +124,7 @@ describe('the controls by role', () => {
 
 describe('removing a participant', () => {
   it('asks first, then removes and refreshes the list', async () => {
-    const calls = serveOrganization(routesFor('owner', { 'DELETE accounts/organization/participants/u-member/': noContent() }));
+    const calls = serve(routesFor('owner', { 'DELETE accounts/organization/participants/u-member/': noContent() }));
     const { store } = open();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Remove Bob Stone' }));
@@ -140,7 +140,7 @@ describe('removing a participant', () => {
   });
 
   it('Cancel removes no one', async () => {
-    const calls = serveOrganization(routesFor('owner'));
+    const calls = serve(routesFor('owner'));
     open();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Remove dan' }));
@@ -150,7 +150,7 @@ describe('removing a participant', () => {
   });
 
   it('a refusal shows the server message', async () => {
-    serveOrganization(
+    serve(
       routesFor('admin', {
         'DELETE accounts/organization/participants/u-member/': answer(403, {
           errors: [{ message: 'You do not have permission to do this.', code: 'forbidden' }],
@@ -169,7 +169,7 @@ describe('removing a participant', () => {
 
 describe('changing a role and revoking an invite', () => {
   it('the owner makes a member an admin', async () => {
-    const calls = serveOrganization(routesFor('owner', { 'PATCH accounts/organization/participants/u-member/': noContent() }));
+    const calls = serve(routesFor('owner', { 'PATCH accounts/organization/participants/u-member/': noContent() }));
     const { store } = open();
     await userEvent.setup().selectOptions(await screen.findByRole('combobox', { name: 'Role of Bob Stone' }), 'Admin');
     await waitFor(() => expect(store.getState().snackbar).toMatchObject({ isShown: true, message: 'Bob Stone is now Admin.' }));
@@ -181,7 +181,7 @@ describe('changing a role and revoking an invite', () => {
   });
 
   it('revokes an invite', async () => {
-    const calls = serveOrganization(routesFor('admin', { 'DELETE accounts/organization/invites/inv-1/': noContent() }));
+    const calls = serve(routesFor('admin', { 'DELETE accounts/organization/invites/inv-1/': noContent() }));
     const { store } = open();
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Revoke the invite to cy@example.com' }));
     await waitFor(() => expect(store.getState().snackbar).toMatchObject({ isShown: true, message: 'Invite was revoked.' }));
@@ -198,7 +198,7 @@ describe('the invite dialog', () => {
 
   it('by e-mail asks for an address, as a member unless chosen otherwise', async () => {
     const created = { ...EMAIL_INVITE, id: 'inv-3', sent_to: 'eve@example.com' };
-    const calls = serveOrganization(routesFor('owner', { 'POST accounts/organization/invites/': answer(201, created) }));
+    const calls = serve(routesFor('owner', { 'POST accounts/organization/invites/': answer(201, created) }));
     const { store } = open();
     const { user, dialog } = await openDialog();
     expect(within(dialog).getByRole('radio', { name: 'By E-mail' })).toBeChecked();
@@ -224,7 +224,7 @@ describe('the invite dialog', () => {
 
   it('by SMS asks for a phone number of 9 to 11 digits instead, and sends the chosen role', async () => {
     const created = { ...SMS_INVITE, id: 'inv-4', sent_to: '+1 4155550123' };
-    const calls = serveOrganization(routesFor('owner', { 'POST accounts/organization/invites/': answer(201, created) }));
+    const calls = serve(routesFor('owner', { 'POST accounts/organization/invites/': answer(201, created) }));
     const { store } = open();
     const { user, dialog } = await openDialog();
     await user.click(within(dialog).getByRole('radio', { name: 'By SMS' }));
@@ -257,7 +257,7 @@ describe('the invite dialog', () => {
   }, 20000);
 
   it('lets the owner give Admin or Member, and an admin Member only', async () => {
-    serveOrganization(routesFor('owner'));
+    serve(routesFor('owner'));
     const owner = open();
     const { dialog } = await openDialog();
     expect(
@@ -268,7 +268,7 @@ describe('the invite dialog', () => {
     owner.unmount();
     vi.unstubAllGlobals();
 
-    serveOrganization(routesFor('admin'));
+    serve(routesFor('admin'));
     open();
     const second = await openDialog();
     expect(within(second.dialog).queryByRole('radio', { name: 'Admin' })).toBeNull();
@@ -276,7 +276,7 @@ describe('the invite dialog', () => {
   });
 
   it('puts a server field error under its field and stays open', async () => {
-    serveOrganization(
+    serve(
       routesFor('owner', {
         'POST accounts/organization/invites/': answer(400, {
           errors: [{ message: 'This person is already a participant.', code: 'exists', field: 'email' }],
@@ -293,7 +293,7 @@ describe('the invite dialog', () => {
   });
 
   it('shows any other error in the snackbar and stays open', async () => {
-    serveOrganization(
+    serve(
       routesFor('admin', {
         'POST accounts/organization/invites/': answer(403, {
           errors: [{ message: 'You do not have permission to do this.', code: 'forbidden' }],
@@ -311,7 +311,7 @@ describe('the invite dialog', () => {
   });
 
   it('Cancel closes it without sending', async () => {
-    const calls = serveOrganization(routesFor('owner'));
+    const calls = serve(routesFor('owner'));
     open();
     const { user, dialog } = await openDialog();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
@@ -322,7 +322,7 @@ describe('the invite dialog', () => {
 
 describe('outside any organization', () => {
   it('says the screen is for organization accounts and lists nothing', async () => {
-    const calls = serveOrganization({
+    const calls = serve({
       'GET accounts/organization/': answer(404, { errors: [{ message: 'You are not in an organization.', code: 'not_found' }] }),
     });
     open();
@@ -333,7 +333,7 @@ describe('outside any organization', () => {
 
   it('shows another failure with a way to try again', async () => {
     let attempts = 0;
-    serveOrganization({
+    serve({
       'GET accounts/organization/': () =>
         ++attempts === 1 ? answer(403, { errors: [{ message: 'Please log in again.', code: 'forbidden' }] }) : apiOrganization('member'),
       'GET accounts/organization/participants/': { participants: [OWNER], invites: [] },

@@ -1,22 +1,8 @@
-//! Test helpers of the organization screens: the payments screens' fetch table (components/payments/
-//! testing), with `noContent()` for the contract's 204 answers, which `Response.json` cannot make.
-import { vi } from 'vitest';
-import { answer, serve } from '../../../components/payments/testing';
+//! Test helpers of the organization screens: the API's organization, participants and invites, and
+//! the contract's bodiless 204 answer.
+import { answer } from '../../../components/payments/testing';
 
-// An unused status marks the answers to turn into a bodiless 204.
-const NO_CONTENT_MARK = 299;
-
-export const noContent = () => answer(NO_CONTENT_MARK, {});
-
-export function serveOrganization(routes: Parameters<typeof serve>[0]) {
-  const calls = serve(routes);
-  const table = globalThis.fetch;
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const response = await table(input, init);
-    return response.status === NO_CONTENT_MARK ? new Response(null, { status: 204 }) : response;
-  });
-  return calls;
-}
+export const noContent = () => answer(204, null);
 
 export const apiOrganization = (role: string, overrides: Record<string, unknown> = {}) => ({
   id: 'org-1',
