@@ -1,11 +1,12 @@
 //! The address rules of spec §5 with its messages word for word, and the address of spec §3.
 import { z } from 'zod';
+import { MESSAGES } from '../../lib/validation/rules';
 import type { PlaceDetails } from '../../lib/places';
 import { INVALID_ZIP_FORMAT, matchesPostal, postalPatternFor } from './postal';
 
 export const ADDRESS_MESSAGES = {
-  required: 'This field is required',
-  min2: 'Minimum 2 characters',
+  required: MESSAGES.required,
+  min2: MESSAGES.min2,
   max50: 'Maximum 50 characters',
   max30: 'Maximum 30 characters',
   max9: 'Maximum 9 characters',

@@ -1,6 +1,7 @@
 //! The wallet's rules (spec §5 "Wallet amount", "Wallet forms"; §9 amounts): the custom amount's
 //! schema with the spec's messages word for word, the presets, and when the form's button is enabled.
 import { z } from 'zod';
+import { MESSAGES } from '../../lib/validation/rules';
 import { dollarsToCents } from './money';
 
 export type WalletMode = 'create' | 'edit' | 'top-up';
@@ -13,7 +14,7 @@ export const MAX_AMOUNT = 10000;
 export const AUTO_TOP_UP_THRESHOLD = 500;
 
 export const AMOUNT_MESSAGES = {
-  required: 'This field is required',
+  required: MESSAGES.required,
   // Not given by the spec (decisions-wallet.md): the format rule's own message.
   decimal: 'Enter an amount with up to 2 decimal places',
   // Spec §5, word for word (sic).

@@ -12,6 +12,7 @@ import { TextField } from '../../../components/TextField';
 import { errorStatus, fieldErrors, firstErrorMessage } from '../../../lib/api/errors';
 import type { TokenPair } from '../../../lib/api/types';
 import { HOME, type FromState } from '../../../lib/routing/accessTable';
+import { MESSAGES } from '../../../lib/validation/rules';
 import { tokensReceived } from '../../../lib/session/loginInfoSlice';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { useLoginMutation } from '../api/authApi';
@@ -67,7 +68,7 @@ export function LogInPage() {
       }
       const byField = fieldErrors(result.error);
       if (byField.username) setError('username', { message: byField.username });
-      setError('password', { message: byField.password ?? firstErrorMessage(result.error, 'Wrong Password. Please try again') });
+      setError('password', { message: byField.password ?? firstErrorMessage(result.error, MESSAGES.password) });
       return;
     }
     signIn(result.data);

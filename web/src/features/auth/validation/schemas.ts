@@ -1,6 +1,6 @@
 //! The sign-up and log-in forms' rules (spec §5).
 import { z } from 'zod';
-import { countryCode, email, password, phoneNumber, requiredPassword, username } from '../../../lib/validation/rules';
+import { countryCode, email, MESSAGES, password, phoneNumber, requiredPassword, username } from '../../../lib/validation/rules';
 
 export const signUpSchema = z.object({
   username,
@@ -13,7 +13,7 @@ export const signUpSchema = z.object({
 export type SignUpValues = z.infer<typeof signUpSchema>;
 
 export const logInSchema = z.object({
-  username: z.string().trim().min(1, 'This field is required'),
+  username: z.string().trim().min(1, MESSAGES.required),
   password: requiredPassword,
 });
 

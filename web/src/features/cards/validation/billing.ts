@@ -2,10 +2,11 @@
 //! address"), messages word for word. The address parts are checked on the billing address
 //! sub-screen with the shared address rules.
 import { z } from 'zod';
+import { MESSAGES } from '../../../lib/validation/rules';
 
 export const BILLING_MESSAGES = {
-  required: 'This field is required',
-  min2: 'Minimum 2 characters',
+  required: MESSAGES.required,
+  min2: MESSAGES.min2,
   max50: 'Maximum 50 characters',
   fullAddress: 'Enter your billing address',
 } as const;

@@ -8,6 +8,7 @@ import { formatMoney } from '../../../components/payments/money';
 import { useGoBack } from '../../../components/payments/navigation';
 import { TextField } from '../../../components/TextField';
 import { usePricingQuery, useStoragePriceQuery, type Pricing } from '../../../lib/api/payments';
+import { MESSAGES } from '../../../lib/validation/rules';
 import { BreakdownTable } from '../components/BreakdownTable';
 import { DEFAULT_MONTHS, MonthsPicker } from '../components/MonthsPicker';
 import '../checkout.css';
@@ -141,7 +142,7 @@ export const MAX_ESTIMATE_GB = 10_000;
 
 /** The size field: a number of GB from 0 to 10,000 with up to 2 decimals, or its message. */
 export function sizeError(text: string): string | undefined {
-  if (!text.trim()) return 'This field is required';
+  if (!text.trim()) return MESSAGES.required;
   if (!/^\d+(\.\d{1,2})?$/.test(text.trim())) return 'Enter a size in GB, e.g. 2.5';
   if (Number(text) > MAX_ESTIMATE_GB) return 'Maximum 10000 GB';
   return undefined;
