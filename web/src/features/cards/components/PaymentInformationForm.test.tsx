@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeTestStore, renderRoutes, serveApi } from '../testing/helpers';
 import { AddCardDialog, withAddPaymentFlag } from './AddCardDialog';
-import { PaymentInformationForm, type PaymentInformationProps } from './PaymentInformationForm';
+import { NO_PROFILE_ADDRESS, PaymentInformationForm, savedAddress, type PaymentInformationProps } from './PaymentInformationForm';
 
 // Stripe.js at the module boundary: a card Element that reports a complete Visa once mounted.
 vi.mock('@stripe/react-stripe-js', () => ({
@@ -36,8 +36,8 @@ const profile = {
 
 afterEach(() => vi.unstubAllGlobals());
 
-function renderForm(props: Partial<PaymentInformationProps> = {}) {
-  serveApi({ 'GET accounts/me/': profile });
+function renderForm(props: Partial<PaymentInformationProps> = {}, me: typeof profile = profile) {
+  serveApi({ 'GET accounts/me/': me });
   const handlers = { onClose: vi.fn(), onConfirm: vi.fn(), onBack: vi.fn() };
   renderRoutes(makeTestStore(), [{ path: '/', element: <PaymentInformationForm {...handlers} {...props} /> }], '/');
   return handlers;
@@ -54,6 +54,23 @@ describe('the payment information form', () => {
     await userEvent.click(use);
     expect(screen.getByRole('button', { name: 'Billing Address' })).toHaveTextContent(/^Billing Address$/);
     expect(await screen.findByText('Enter your billing address')).toBeInTheDocument();
+  });
+
+  it('keeps the switch off and says why when the profile has no address', async () => {
+    const empty = { country: '', province: '', street: '', house: '', apartment_number: '', city: '', zip_code: '' };
+    renderForm({}, { ...profile, address: empty });
+    const use = screen.getByRole('switch', { name: 'Use Previously Entered Address for Credit Card' });
+    await waitFor(() => expect(use).toHaveAccessibleDescription(NO_PROFILE_ADDRESS));
+    expect(use).toBeDisabled();
+    expect(use).not.toBeChecked();
+    expect(screen.getByText(NO_PROFILE_ADDRESS)).toBeVisible();
+  });
+
+  it('reads a profile address as missing until every required part is there', () => {
+    const full = { country: 'Germany', province: 'Berlin', street: 'Unter den Linden', house: '5', apartmentNumber: '', city: 'Berlin', zipCode: '10117' };
+    expect(savedAddress(full)).toEqual({ ...full, foundAddress: '' });
+    expect(savedAddress({ ...full, street: ' ' })).toBeUndefined();
+    expect(savedAddress(undefined)).toBeUndefined();
   });
 
   it('enables the submit only with valid names, a billing address and a complete card', async () => {

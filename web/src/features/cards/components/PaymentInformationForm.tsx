@@ -12,6 +12,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
 import { useMeQuery } from '../../../lib/api/me';
+import type { Profile } from '../../../lib/api/types';
 import { ADD_CARD_MESSAGES, type AddCardOutcome } from '../model/addCard';
 import { useAddCard } from '../model/useAddCard';
 import { paymentInformationSchema, type PaymentInformationValues } from '../validation/billing';
@@ -33,6 +34,26 @@ export interface PaymentInformationProps {
   onBack?: () => void;
   /** Called once the card has been added. */
   onConfirm: (outcome: Extract<AddCardOutcome, { kind: 'added' }>) => void;
+}
+
+/** Why 'Use Previously Entered Address for Credit Card' is off: the profile has no address to copy. */
+export const NO_PROFILE_ADDRESS = 'No address is saved in your profile yet. Enter the billing address above.';
+
+/** The profile's address as the form's fields, or undefined while it lacks a required part. */
+export function savedAddress(profile: Profile['address'] | undefined): Address | undefined {
+  if (!profile) return undefined;
+  const address: Address = {
+    foundAddress: '',
+    country: profile.country ?? '',
+    province: profile.province ?? '',
+    street: profile.street ?? '',
+    house: profile.house ?? '',
+    apartmentNumber: profile.apartmentNumber ?? '',
+    city: profile.city ?? '',
+    zipCode: profile.zipCode ?? '',
+  };
+  const required = [address.country, address.province, address.street, address.house, address.city, address.zipCode];
+  return required.every((part) => part.trim() !== '') ? address : undefined;
 }
 
 type Dialog = 'none' | 'leave' | 'out' | 'promo' | 'promo-applied';
@@ -79,24 +100,12 @@ export function PaymentInformationForm({
     setValue('fullAddress', line, { shouldValidate: true, shouldDirty: true, shouldTouch: true });
   };
 
+  const profileAddress = me.data ? savedAddress(me.data.address) : undefined;
+
   const toggleProfileAddress = (on: boolean) => {
     setValue('useProfileAddress', on);
-    const profile = me.data?.address;
-    if (on && profile) {
-      const address: Address = {
-        foundAddress: '',
-        country: profile.country ?? '',
-        province: profile.province ?? '',
-        street: profile.street ?? '',
-        house: profile.house ?? '',
-        apartmentNumber: profile.apartmentNumber ?? '',
-        city: profile.city ?? '',
-        zipCode: profile.zipCode ?? '',
-      };
-      setAddress(address, fullAddress(address));
-    } else {
-      setAddress(EMPTY_ADDRESS, '');
-    }
+    if (on && profileAddress) setAddress(profileAddress, fullAddress(profileAddress));
+    else setAddress(EMPTY_ADDRESS, '');
   };
 
   const addTheCard = async () => {
@@ -168,7 +177,8 @@ export function PaymentInformationForm({
         <Switch
           label="Use Previously Entered Address for Credit Card"
           checked={useProfile}
-          disabled={!me.data}
+          disabled={!profileAddress}
+          hint={me.data && !profileAddress ? NO_PROFILE_ADDRESS : undefined}
           onChange={(e) => toggleProfileAddress(e.target.checked)}
         />
         {allowSetDefault && <Switch label="Set as Default for Payments" {...register('setDefault')} />}
