@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { StripeCardElementChangeEvent } from '@stripe/stripe-js';
 import { useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeTestStore, renderRoutes, serveApi } from '../testing/helpers';
+import { apiCard, makeTestStore, renderRoutes, serveApi } from '../testing/helpers';
 import { AddCardDialog, withAddPaymentFlag } from './AddCardDialog';
 import { NO_PROFILE_ADDRESS, PaymentInformationForm, savedAddress, type PaymentInformationProps } from './PaymentInformationForm';
 
@@ -34,10 +34,12 @@ const profile = {
   address: { country: 'Germany', province: 'Berlin', street: 'Unter den Linden', house: '5', apartment_number: '', city: 'Berlin', zip_code: '10117' },
 };
 
+const PRICING = { first_authorisation: 50 };
+
 afterEach(() => vi.unstubAllGlobals());
 
-function renderForm(props: Partial<PaymentInformationProps> = {}, me: typeof profile = profile) {
-  serveApi({ 'GET accounts/me/': me });
+function renderForm(props: Partial<PaymentInformationProps> = {}, me: typeof profile = profile, cards: unknown[] = []) {
+  serveApi({ 'GET accounts/me/': me, 'GET payments/pricing/': PRICING, 'GET payments/payment-methods/get/': { payment_methods: cards } });
   const handlers = { onClose: vi.fn(), onConfirm: vi.fn(), onBack: vi.fn() };
   renderRoutes(makeTestStore(), [{ path: '/', element: <PaymentInformationForm {...handlers} {...props} /> }], '/');
   return handlers;
@@ -64,6 +66,20 @@ describe('the payment information form', () => {
     expect(use).toBeDisabled();
     expect(use).not.toBeChecked();
     expect(screen.getByText(NO_PROFILE_ADDRESS)).toBeVisible();
+  });
+
+  it('says before the first card is saved that it is authorised with a $0.50 charge kept as wallet credit', async () => {
+    renderForm();
+    expect(await screen.findByTestId('first-authorisation')).toHaveTextContent(
+      'Saving your first card authorises it with a one-time $0.50 charge. The $0.50 stays yours as CreditCard Wallet credit.',
+    );
+  });
+
+  it('says nothing of the authorisation once a card is saved', async () => {
+    renderForm({}, profile, [apiCard()]);
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Use Previously Entered Address for Credit Card' })).toBeEnabled());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByTestId('first-authorisation')).toBeNull();
   });
 
   it('reads a profile address as missing until every required part is there', () => {

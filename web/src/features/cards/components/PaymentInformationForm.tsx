@@ -1,8 +1,9 @@
 //! The payment information form and add-card submission (spec §2 "Payment information / add-card
 //! flow", §4): first and last name, the card fields with the brand icon, the billing address (its
 //! own sub-screen), 'Use Previously Entered Address for Credit Card', 'Set as Default for
-//! Payments' when allowed; leaving asks first. With promo codes enabled the main button opens
-//! the promo dialog and a second button proceeds without one.
+//! Payments' when allowed; before the first card, the one-time authorisation charge; leaving
+//! asks first. With promo codes enabled the main button opens the promo dialog and a second
+//! button proceeds without one.
 //! Lives inside StripeElements.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
@@ -11,7 +12,9 @@ import { EMPTY_ADDRESS, fullAddress, type Address } from '../../../components/ad
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
+import { formatMoney } from '../../../components/payments/money';
 import { useMeQuery } from '../../../lib/api/me';
+import { usePaymentMethodsQuery, usePricingQuery } from '../../../lib/api/payments';
 import type { Profile } from '../../../lib/api/types';
 import { ADD_CARD_MESSAGES, type AddCardOutcome } from '../model/addCard';
 import { useAddCard } from '../model/useAddCard';
@@ -40,6 +43,13 @@ export interface PaymentInformationProps {
 export const NO_PROFILE_ADDRESS = 'No address is saved in your profile yet. Enter the billing address above.';
 
 /** The profile's address as the form's fields, or undefined while it lacks a required part. */
+/**
+ * Spec §9: authorising a card for the first time charges $0.50 (the amount from the pricing
+ * configuration). Said before the first card is saved, with where the money goes.
+ */
+export const firstAuthorisationNotice = (cents: number) =>
+  `Saving your first card authorises it with a one-time ${formatMoney(cents)} charge. The ${formatMoney(cents)} stays yours as CreditCard Wallet credit.`;
+
 export function savedAddress(profile: Profile['address'] | undefined): Address | undefined {
   if (!profile) return undefined;
   const address: Address = {
@@ -71,6 +81,9 @@ export function PaymentInformationForm({
 }: PaymentInformationProps) {
   const id = useId();
   const me = useMeQuery();
+  const cards = usePaymentMethodsQuery();
+  const pricing = usePricingQuery();
+  const firstCard = cards.data?.length === 0;
   const { run, ready } = useAddCard();
   const [card, setCard] = useState<CardState>(INITIAL_CARD_STATE);
   const [cardFlowError, setCardFlowError] = useState<string>();
@@ -182,6 +195,11 @@ export function PaymentInformationForm({
           onChange={(e) => toggleProfileAddress(e.target.checked)}
         />
         {allowSetDefault && <Switch label="Set as Default for Payments" {...register('setDefault')} />}
+        {firstCard && pricing.data && (
+          <p className="payment-info__notice" data-testid="first-authorisation">
+            {firstAuthorisationNotice(pricing.data.firstAuthorisation)}
+          </p>
+        )}
         <div className="payment-info__buttons">
           <PrimaryButton type="submit" disabled={!canSubmit} loading={busy && dialog === 'none'}>
             {submitLabel}

@@ -1,7 +1,7 @@
 // Checkout's rules: the purchase in the address, the breakdown rows by way of payment, where a
 // paid purchase leads, the 402 decline.
 import { describe, expect, it } from 'vitest';
-import { breakdownRows, checkoutUrl, isDeclined, parsePurchase, successPath, totalOf, transactionRows } from './checkout';
+import { breakdownRows, checkoutUrl, isDeclined, parsePurchase, successPath, totalOf, transactionRows, walletSavingLabel } from './checkout';
 
 const breakdown = { price: 1000, serviceFee: 200, processingFee: 65, walletSaving: 20, total: 1265, walletTotal: 1180, currency: 'usd' };
 
@@ -40,6 +40,12 @@ describe('checkout model', () => {
     // The rows add up to the total.
     expect(rows.filter((r) => !r.total).reduce((sum, r) => sum + r.amount, 0)).toBe(1180);
     expect(totalOf(breakdown, 'wallet')).toBe(1180);
+  });
+
+  it('the wallet option states the saving of this purchase in dollars, not a percentage', () => {
+    expect(walletSavingLabel({ walletSaving: 12 })).toBe('saves $0.12 on service fees');
+    expect(walletSavingLabel(breakdown)).toBe('saves $0.20 on service fees');
+    expect(walletSavingLabel({ walletSaving: 0 })).toBeNull();
   });
 
   it("a transaction's rows are what it charged: from the wallet without the processing fee", () => {

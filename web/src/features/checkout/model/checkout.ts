@@ -1,5 +1,6 @@
 //! Checkout's rules as plain functions: what is bought (from the address), the price breakdown's
 //! rows by way of payment, where a paid purchase leads, and which answer is a card decline.
+import { formatMoney } from '../../../components/payments/money';
 import type { Breakdown, Transaction } from '../../../lib/api/payments';
 
 export type PayWith = 'wallet' | 'card';
@@ -67,6 +68,14 @@ export function breakdownRows(b: Breakdown, via: PayWith): BreakdownRow[] {
     { label: 'Wallet saving', amount: via === 'wallet' ? -b.walletSaving : 0 },
     { label: 'Total', amount: via === 'card' ? b.total : b.walletTotal, total: true },
   ];
+}
+
+/**
+ * What paying from the wallet saves on this purchase, in the spec's words ('saving on service
+ * fees', §9) with the price answer's amount: 'saves $0.20 on service fees'; nothing without one.
+ */
+export function walletSavingLabel(b: Pick<Breakdown, 'walletSaving'>): string | null {
+  return b.walletSaving > 0 ? `saves ${formatMoney(b.walletSaving)} on service fees` : null;
 }
 
 export const totalOf = (b: Breakdown, via: PayWith) => (via === 'card' ? b.total : b.walletTotal);

@@ -77,7 +77,7 @@ describe('checkout', () => {
     const table = screen.getByRole('table', { name: 'Price breakdown' });
     expect(within(table).getByTestId('wallet-wallet-saving')).toHaveTextContent('-$0.20');
     expect(within(table).getByTestId('wallet-processing-fee')).toHaveTextContent('$0.00');
-    expect(screen.getByText('saves 10%')).toBeInTheDocument();
+    expect(screen.getByText('saves $0.20 on service fees')).toBeInTheDocument();
     await act(async () => fireEvent.click(button));
     await waitFor(() => expect(router.state.location.pathname).toBe('/extend-storage-success'));
     expect(router.state.location.search).toBe('?transactionId=tx1&folderId=f1');

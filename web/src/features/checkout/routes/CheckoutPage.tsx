@@ -1,5 +1,5 @@
 //! `/checkout?kind=storage_extension&folderId=&months=`: the breakdown and the way of paying —
-//! from the CreditCard Wallet (its total, saving 10%) or by card — then stored-account/pay with an
+//! from the CreditCard Wallet (its total and what it saves in dollars) or by card — then stored-account/pay with an
 //! Idempotency-Key kept for the attempt, so a retry after no answer re-sends the same key. A 402
 //! card_declined opens the failed-payment dialog; the insufficient-funds dialog opens when the
 //! wallet's last auto top-up failed (spec §2, §4, §7, §8).
@@ -20,7 +20,7 @@ import { firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors
 import { usePaymentMethodsQuery, usePayFromStoredAccountMutation, useStoragePriceQuery, useStoredAccountQuery } from '../../../lib/api/payments';
 import { DIALOG, dialogClosed, dialogOpened, showSnackbar } from '../../../lib/ui/uiSlice';
 import { BreakdownTable } from '../components/BreakdownTable';
-import { checkoutUrl, extendStorageUrl, isDeclined, parsePurchase, successPath, totalOf, type PayWith, type Purchase } from '../model/checkout';
+import { checkoutUrl, extendStorageUrl, isDeclined, parsePurchase, successPath, totalOf, walletSavingLabel, type PayWith, type Purchase } from '../model/checkout';
 import '../checkout.css';
 
 export function CheckoutPage() {
@@ -61,6 +61,7 @@ function Checkout({ purchase }: { purchase: Purchase }) {
   // Until the wallet and the cards are known, the way of paying is not settled.
   const settled = !account.isLoading && !cards.isLoading;
   const canPay = settled && Boolean(price.data) && (payWith === 'wallet' ? walletActive : Boolean(defaultCard));
+  const walletSaving = price.data ? walletSavingLabel(price.data) : null;
   const here = checkoutUrl(purchase);
   const createWallet = `/stored-account?mode=create&close-on-created=true&return-to=${encodeURIComponent(here)}`;
 
@@ -113,7 +114,7 @@ function Checkout({ purchase }: { purchase: Purchase }) {
             ) : (
               <Link to={createWallet}>Create CreditCard Wallet</Link>
             )}
-            <span className="checkout-option__badge">saves 10%</span>
+            {walletSaving && <span className="checkout-option__badge">{walletSaving}</span>}
           </span>
           {price.data && <span className="checkout-option__amount" data-testid="option-wallet-total">{formatMoney(price.data.walletTotal)}</span>}
         </label>

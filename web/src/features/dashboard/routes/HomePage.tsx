@@ -1,8 +1,9 @@
-//! Home: who is signed in with the CreditCard Wallet balance, and the quick actions: capture
-//! evidence, the rental captures, the guide.
+//! Home: who is signed in with the CreditCard Wallet balance once a wallet exists (before that, the
+//! way to create one), and the quick actions: capture evidence, the rental captures, the guide.
 import { Link } from 'react-router';
 import { formatMoney } from '../../../components/payments/money';
 import { useMeQuery } from '../../../lib/api/me';
+import { useStoredAccountQuery } from '../../../lib/api/payments';
 import '../dashboard.css';
 
 const QUICK_ACTIONS = [
@@ -14,6 +15,9 @@ const QUICK_ACTIONS = [
 
 export function HomePage() {
   const { data: me, isLoading } = useMeQuery();
+  // The balance can hold the first card's authorisation credit before any wallet exists: it is
+  // shown only for a wallet, as the wallet screen does.
+  const { data: account } = useStoredAccountQuery();
   return (
     <main className="page">
       <h1>Home</h1>
@@ -24,9 +28,17 @@ export function HomePage() {
             Welcome, <strong data-testid="username">{me.username}</strong>
           </p>
           <p className="muted">{me.email}</p>
-          <Link to="/stored-account" className="home__wallet">
-            CreditCard Wallet <strong data-testid="home-wallet-balance">{formatMoney(me.creditCardWalletBalance)}</strong>
-          </Link>
+          {account?.active ? (
+            <Link to="/stored-account" className="home__wallet">
+              CreditCard Wallet <strong data-testid="home-wallet-balance">{formatMoney(account.balance)}</strong>
+            </Link>
+          ) : (
+            account && (
+              <Link to="/stored-account" className="home__wallet">
+                Create CreditCard Wallet
+              </Link>
+            )
+          )}
         </section>
       )}
       <nav aria-label="Quick actions">
