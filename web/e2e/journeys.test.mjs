@@ -68,7 +68,7 @@ describe('sign up, stay signed in, log out', () => {
   });
 
   test('logs in again and returns to the page it was sent away from', async () => {
-    await page.goto('/dashboard/settings');
+    await page.goto('/events-history');
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByRole('link', { name: 'Log In' }).click();
     await page.getByLabel('Username or Email').fill(user.username);
@@ -77,7 +77,12 @@ describe('sign up, stay signed in, log out', () => {
     await page.getByText('Wrong Password. Please try again').waitFor();
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log In' }).click();
-    await page.waitForURL('**/dashboard/settings');
+    await page.waitForURL('**/events-history');
+    await page.getByRole('heading', { name: 'Events History' }).waitFor();
+    // The page stays: the guard once passed through it and went on to Home.
+    await page.waitForLoadState('networkidle');
+    assert.equal(new URL(page.url()).pathname, '/events-history');
+    assert.equal(await page.getByTestId('username').count(), 0, 'not on Home');
   });
 
   test('access rules redirect (spec §2)', async () => {

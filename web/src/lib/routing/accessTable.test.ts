@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACCESS_TABLE, accessOf, decide, HOME, START } from './accessTable';
+import { ACCESS_TABLE, accessOf, decide, HOME, returnPath, START } from './accessTable';
 
 // A concrete URL for each pattern of the table.
 const concrete = (path: string) => path.replace(/:[A-Za-z]+/g, 'x1');
@@ -44,6 +44,26 @@ describe('the access table of spec §2', () => {
     expect(decide('/sign-up', '?referred=true', true)).toEqual({ kind: 'render-after-logout' });
     expect(decide('/sign-up', '?referred=false', true)).toEqual({ kind: 'redirect', to: HOME });
     expect(decide('/sign-up', '?referred=true', false)).toEqual({ kind: 'render' });
+  });
+
+  it('leaves a user who signed in on a public-only page to that page, which goes on itself', () => {
+    expect(decide('/log-in', '', true, true)).toEqual({ kind: 'render' });
+    expect(decide('/sign-up', '', true, true)).toEqual({ kind: 'render' });
+    expect(decide('/sign-up', '?referred=true', true, true)).toEqual({ kind: 'render' });
+    expect(decide('/log-in', '', true, false)).toEqual({ kind: 'redirect', to: HOME });
+  });
+
+  it('returns to a remembered page of the app, else home', () => {
+    expect(returnPath({ from: '/events-history' })).toBe('/events-history');
+    expect(returnPath({ from: '/evidence?situation=car' })).toBe('/evidence?situation=car');
+    expect(returnPath({ from: '/faq' })).toBe('/faq');
+    expect(returnPath(null)).toBe(HOME);
+    expect(returnPath({ from: 42 })).toBe(HOME);
+    expect(returnPath({ from: '/log-in' })).toBe(HOME);
+    expect(returnPath({ from: '/no/such/page' })).toBe(HOME);
+    expect(returnPath({ from: '//elsewhere.example/dashboard/home' })).toBe(HOME);
+    expect(returnPath({ from: 'https://elsewhere.example/' })).toBe(HOME);
+    expect(returnPath(null, '/walkthrough')).toBe('/walkthrough');
   });
 
   it('sends unknown paths to the start screen', () => {

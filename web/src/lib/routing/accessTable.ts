@@ -109,15 +109,33 @@ export type Decision =
   | { kind: 'render-after-logout' }
   | { kind: 'redirect'; to: string; state?: FromState };
 
+/**
+ * Where a page that signs the user in goes next: the origin remembered in the navigation state
+ * when it is a page of the app a signed-in user may see, else `fallback` (home).
+ */
+export function returnPath(state: unknown, fallback: string = HOME): string {
+  if (!state || typeof state !== 'object' || !('from' in state) || typeof state.from !== 'string') return fallback;
+  const from = state.from;
+  // Only a path of this app (not '//host', which the browser reads as another origin).
+  if (!from.startsWith('/') || from.startsWith('//')) return fallback;
+  const access = accessOf(new URL(from, 'http://app.invalid').pathname);
+  return access === 'signed-in' || access === 'open' ? from : fallback;
+}
+
 export function accessOf(pathname: string): Access | undefined {
   return ACCESS_TABLE.find((route) => matchPath({ path: route.path, end: true }, pathname))?.access;
 }
 
-/** What the guard does for a visit to `pathname?search` by a signed-in or anonymous user. */
-export function decide(pathname: string, search: string, signedIn: boolean): Decision {
+/**
+ * What the guard does for a visit to `pathname?search` by a signed-in or anonymous user.
+ * `signedInHere` is true when the user signed in on this very page (log in, sign up, recovery):
+ * that page then chooses where to go next (the remembered origin, the walkthrough), and the guard
+ * must not race it with its own redirect home.
+ */
+export function decide(pathname: string, search: string, signedIn: boolean, signedInHere = false): Decision {
   const access = accessOf(pathname);
   if (access === undefined) return { kind: 'redirect', to: START };
-  if (access === 'public-only' && signedIn) {
+  if (access === 'public-only' && signedIn && !signedInHere) {
     if (pathname === '/sign-up' && new URLSearchParams(search).get('referred') === 'true') {
       return { kind: 'render-after-logout' };
     }

@@ -11,7 +11,7 @@ import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
 import { errorStatus, fieldErrors, firstErrorMessage } from '../../../lib/api/errors';
 import type { TokenPair } from '../../../lib/api/types';
-import { HOME, type FromState } from '../../../lib/routing/accessTable';
+import { returnPath } from '../../../lib/routing/accessTable';
 import { MESSAGES } from '../../../lib/validation/rules';
 import { tokensReceived } from '../../../lib/session/loginInfoSlice';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
@@ -54,8 +54,7 @@ export function LogInPage() {
 
   const signIn = (tokens: TokenPair) => {
     dispatch(tokensReceived(tokens));
-    const from = (location.state as FromState | null)?.from;
-    navigate(from ?? HOME, { replace: true });
+    navigate(returnPath(location.state), { replace: true });
   };
 
   const submit = handleSubmit(async (values) => {
