@@ -24,7 +24,7 @@ function renderForm(mode: WalletMode) {
 }
 
 async function openCustom() {
-  await screen.findByRole('radio', { name: /Visa •••• 4242/ });
+  await screen.findByRole('radio', { name: /Visa \*\*\*\* 4242/ });
   fireEvent.click(screen.getByRole('button', { name: 'Custom' }));
   return screen.getByRole('dialog', { name: 'Custom Amount' });
 }
@@ -35,7 +35,7 @@ describe('wallet form', () => {
     ['edit', 'Save'],
   ] as const)('%s: enabled only with a card, an amount and both authorisations', async (mode, label) => {
     const onSubmit = renderForm(mode);
-    await screen.findByRole('radio', { name: /Visa •••• 4242/ });
+    await screen.findByRole('radio', { name: /Visa \*\*\*\* 4242/ });
     const button = screen.getByRole('button', { name: label });
     expect(button).toBeDisabled();
     fireEvent.click(screen.getByRole('button', { name: '$50' }));
@@ -51,7 +51,7 @@ describe('wallet form', () => {
 
   it('top-up: a card and an amount are enough, no checkboxes', async () => {
     const onSubmit = renderForm('top-up');
-    await screen.findByRole('radio', { name: /Visa •••• 4242/ });
+    await screen.findByRole('radio', { name: /Visa \*\*\*\* 4242/ });
     expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
     const button = screen.getByRole('button', { name: 'Top-up' });
     expect(button).toBeDisabled();

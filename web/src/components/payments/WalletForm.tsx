@@ -4,9 +4,10 @@
 //! the screens that use it run the flows.
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { usePaymentMethodsQuery, type Card } from '../../lib/api/payments';
+import { usePaymentMethodsQuery } from '../../lib/api/payments';
 import { PrimaryButton } from '../PrimaryButton';
 import { AmountDialog } from './AmountDialog';
+import { cardTitle } from './cardTitle';
 import { formatAmountLabel } from './money';
 import { canSubmit, needsAuthorisations, PRESET_AMOUNTS, SUBMIT_LABEL, type WalletMode } from './walletRules';
 import './payments.css';
@@ -33,21 +34,7 @@ interface Props {
   onClose: () => void;
 }
 
-const BRANDS: Record<string, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'American Express',
-  discover: 'Discover',
-  diners: 'Diners Club',
-  jcb: 'JCB',
-  unionpay: 'UnionPay',
-  maestro: 'Maestro',
-};
-
-/** 'Visa •••• 4242'. */
-export function cardTitle(card: Pick<Card, 'brand' | 'last4'>): string {
-  return `${BRANDS[card.brand.toLowerCase()] ?? card.brand} \u2022\u2022\u2022\u2022 ${card.last4}`;
-}
+export { cardTitle };
 
 function authorisationTexts(mode: WalletMode, amount: string): [string, string] {
   const first =

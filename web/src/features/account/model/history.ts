@@ -5,9 +5,12 @@
 /** Events per page (the contract's default page size). */
 export const HISTORY_PAGE_SIZE = 20;
 
-/** The actions the history logs (contract "History"), with the names the filter shows. */
+/**
+ * The actions the history logs (contract "History"), with their one name: the filter offers it and
+ * a row of that action shows it, so the two always read the same.
+ */
 export const ACTION_LABELS = {
-  sign_up: 'Signed up',
+  sign_up: 'Account created',
   sign_in: 'Signed in',
   sign_in_failed: 'Failed sign-in',
   code_sent: 'Confirmation code sent',

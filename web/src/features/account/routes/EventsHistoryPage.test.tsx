@@ -53,17 +53,27 @@ const rows = () =>
 describe('events history', () => {
   it('lists the first 20 events with description, date and time, IP and device', async () => {
     serveHistory({
-      1: page(1, [event(1), event(2, { action: 'sign_up', description: 'Signed up', user_agent: 'curl/8.5.0', ip_address: '' })], 2),
+      1: page(1, [event(1), event(2, { action: 'sign_up', description: 'Account created', user_agent: 'curl/8.5.0', ip_address: '' })], 2),
     });
     open();
     await screen.findByRole('list', { name: 'Events' });
     expect(rows()).toEqual([
       ['Signed in', 'Nov 21, 2026 · 14:58', 'IP 203.0.113.5 · Chrome on Android'],
-      ['Signed up', 'Nov 21, 2026 · 14:57', 'IP unknown · curl/8.5.0'],
+      ['Account created', 'Nov 21, 2026 · 14:57', 'IP unknown · curl/8.5.0'],
     ]);
     expect(queriesOf(PATH)).toEqual(['?page=1&page_size=20']);
     expect(screen.getByTestId('events-count')).toHaveTextContent('2 of 2 events');
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('names an action in its row as the filter names it, whatever the description says', async () => {
+    serveHistory({
+      1: page(1, [event(1, { action: 'email_changed', description: 'Email changed' }), event(2, { action: 'future_action', description: 'Something new' })], 2),
+    });
+    open();
+    await screen.findByRole('list', { name: 'Events' });
+    expect(rows().map((row) => row[0])).toEqual(['E-mail changed', 'Something new']);
+    expect(within(screen.getByLabelText('Action')).getByRole('option', { name: 'E-mail changed' })).toBeInTheDocument();
   });
 
   it('shows dates in the time zone chosen on Date and Time', async () => {
@@ -96,7 +106,7 @@ describe('events history', () => {
       .getAllByRole('option')
       .map((o) => o.textContent);
     expect(options).toHaveLength(22);
-    expect(options.slice(0, 4)).toEqual(['All actions', 'Signed up', 'Signed in', 'Failed sign-in']);
+    expect(options.slice(0, 4)).toEqual(['All actions', 'Account created', 'Signed in', 'Failed sign-in']);
     await userEvent.selectOptions(select, 'Signed in');
     await waitFor(() => expect(queriesOf(PATH).at(-1)).toBe('?page=1&page_size=20&action=sign_in'));
   });

@@ -23,10 +23,11 @@ import '../account.css';
 const isAction = (value: string): value is HistoryAction => value in ACTION_LABELS;
 
 function EventRow({ event }: { event: ActionLog }) {
-  const label = isAction(event.action) ? ACTION_LABELS[event.action] : event.action;
+  // A known action reads as the filter names it; the server's description covers the others.
+  const label = isAction(event.action) ? ACTION_LABELS[event.action] : event.description || event.action;
   return (
     <li className="account-event">
-      <span className="account-event__title">{event.description || label}</span>
+      <span className="account-event__title">{label}</span>
       <time className="account-event__meta" dateTime={event.createdAt}>
         {formatDateTime(event.createdAt)}
       </time>

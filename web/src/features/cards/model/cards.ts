@@ -19,19 +19,6 @@ export function cardCaption(card: Pick<Card, 'defaultMethod' | 'wallet'>): strin
 export const BRANDS = ['visa', 'mastercard', 'amex', 'discover', 'diners', 'jcb', 'maestro', 'unionpay', 'union', 'unknown', 'error'] as const;
 export type BrandIconName = (typeof BRANDS)[number];
 
-const BRAND_NAMES: Record<string, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'American Express',
-  american_express: 'American Express',
-  discover: 'Discover',
-  diners: 'Diners Club',
-  diners_club: 'Diners Club',
-  jcb: 'JCB',
-  maestro: 'Maestro',
-  unionpay: 'UnionPay',
-  union: 'Union',
-};
 
 /** The icon of a brand as Stripe or the backend names it; anything else is unknown. */
 export function brandIcon(brand: string | null | undefined): BrandIconName {
@@ -41,11 +28,5 @@ export function brandIcon(brand: string | null | undefined): BrandIconName {
   return (BRANDS as readonly string[]).includes(key) && key !== 'error' ? (key as BrandIconName) : 'unknown';
 }
 
-export function brandName(brand: string | null | undefined): string {
-  return BRAND_NAMES[(brand ?? '').toLowerCase().replace(/[\s-]/g, '_')] ?? 'Card';
-}
-
-/** A card's title in the list and the action sheet: brand plus masked digits. */
-export function cardTitle(card: Pick<Card, 'brand' | 'last4'>): string {
-  return `${brandName(card.brand)} **** ${card.last4}`;
-}
+// A card's title in the list and the action sheet is the app's one title (brand, masked digits).
+export { brandName, cardTitle } from '../../../components/payments/cardTitle';

@@ -56,7 +56,7 @@ function setup(path: string, { benefitApplied = false, account = NO_WALLET as un
 /** Picks $25 and ticks both authorisations on the create form. */
 async function fillCreateForm() {
   const form = await screen.findByRole('dialog', { name: 'Create CreditCard Wallet' });
-  await within(form).findByRole('radio', { name: /Visa •••• 4242/ });
+  await within(form).findByRole('radio', { name: /Visa \*\*\*\* 4242/ });
   fireEvent.click(within(form).getByRole('button', { name: '$25' }));
   for (const box of within(form).getAllByRole('checkbox')) fireEvent.click(box);
   return form;
@@ -171,18 +171,18 @@ describe('the wallet', () => {
   it('with one, shows the balance, the wallet card and the auto-load amount', async () => {
     setup('/stored-account', { account: apiStoredAccount({ auto_topping_up_amount: 5000 }) });
     expect(await screen.findByTestId('wallet-balance')).toHaveTextContent('$25.00');
-    expect(screen.getByTestId('wallet-card')).toHaveTextContent('Visa •••• 4242');
+    expect(screen.getByTestId('wallet-card')).toHaveTextContent('Visa **** 4242');
     expect(screen.getByTestId('wallet-auto-load')).toHaveTextContent('$50.00');
   });
 
   it("edit saves the card and amount, says 'Your CreditCard Wallet has been updated.' and returns to settings", async () => {
     const { calls, store, router } = setup('/stored-account?mode=edit', { account: apiStoredAccount() });
     const form = await screen.findByRole('dialog', { name: 'Edit CreditCard Wallet' });
-    await within(form).findByRole('radio', { name: /Mastercard •••• 4444/ });
+    await within(form).findByRole('radio', { name: /Mastercard \*\*\*\* 4444/ });
     expect(within(form).getByRole('button', { name: '$25' })).toHaveAttribute('aria-pressed', 'true');
     const save = within(form).getByRole('button', { name: 'Save' });
     expect(save).toBeDisabled();
-    fireEvent.click(within(form).getByRole('radio', { name: /Mastercard •••• 4444/ }));
+    fireEvent.click(within(form).getByRole('radio', { name: /Mastercard \*\*\*\* 4444/ }));
     for (const box of within(form).getAllByRole('checkbox')) fireEvent.click(box);
     await act(async () => fireEvent.click(save));
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/settings'));
