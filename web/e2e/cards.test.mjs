@@ -184,6 +184,7 @@ describe('saved cards', () => {
 
     await applied.getByRole('button', { name: 'Proceed' }).click();
     await page.waitForURL('**/dashboard/home', { timeout: 30000 });
+    await page.getByRole('status').getByText('Card was added').waitFor();
     const { payment_methods: cards } = await apiGet(page, 'payments/payment-methods/get/');
     assert.equal(cards.length, 2);
   });

@@ -22,7 +22,7 @@ describe('sign up, stay signed in, log out', () => {
   });
   after(async () => context?.close());
 
-  test('signs up with the code from the e-mail and lands on the dashboard', async () => {
+  test('signs up with the code from the e-mail, is led through the walkthrough and the payment details setup (both skipped) to the dashboard', async () => {
     await signUp(page, user);
     assert.match(page.url(), /\/dashboard\/home$/);
   });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { codeFor, eventually, launch, MAIL_DIR, PASSWORD, phone, signUp, smsFor, uniqueUser } from './support.mjs';
+import { codeFor, eventually, launch, MAIL_DIR, PASSWORD, phone, signUp, skipOnboarding, smsFor, uniqueUser } from './support.mjs';
 
 const INVITE_LINK = /\/join-organization\/([A-Z2-9]{8})/;
 
@@ -95,7 +95,7 @@ describe('organizations', () => {
     const code = await codeFor(owner.email);
     await page.getByLabel('Confirmation code').fill(code);
     await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.waitForURL('**/dashboard/home');
+    await skipOnboarding(page);
     await page.getByTestId('username').filter({ hasText: owner.username }).waitFor();
   });
 

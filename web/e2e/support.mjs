@@ -71,7 +71,7 @@ export function uniqueUser() {
   return { username: `e${tag}`.slice(0, 20), email: `e2e-${tag}@example.com`, phone: digits };
 }
 
-/** Signs up through the UI and waits for the home screen. */
+/** Signs up through the UI, skips the onboarding steps and waits for the home screen. */
 export async function signUp(page, user) {
   await page.goto('/');
   await page.getByRole('link', { name: 'Sign Up' }).click();
@@ -84,8 +84,17 @@ export async function signUp(page, user) {
   const code = await codeFor(user.email);
   await page.getByLabel('Confirmation code').fill(code);
   await page.getByRole('button', { name: 'Confirm' }).click();
-  await page.waitForURL('**/dashboard/home');
+  await skipOnboarding(page);
   await page.getByTestId('username').filter({ hasText: user.username }).waitFor();
+}
+
+/** After sign-up: skips the walkthrough and the payment details setup, and waits for Home. */
+export async function skipOnboarding(page) {
+  await page.waitForURL('**/walkthrough');
+  await page.getByRole('button', { name: 'Skip' }).click();
+  await page.waitForURL('**/payment-details-setup');
+  await page.getByRole('button', { name: 'Skip for now' }).click();
+  await page.waitForURL('**/dashboard/home');
 }
 
 /** The persisted session as the app stores it. */

@@ -10,7 +10,7 @@
 /* global document -- page.evaluate bodies run in the browser. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { accessToken, BASE_URL, codeFor, eventually, launch, PASSWORD, phone, uniqueUser } from './support.mjs';
+import { accessToken, BASE_URL, codeFor, eventually, launch, PASSWORD, phone, skipOnboarding, uniqueUser } from './support.mjs';
 
 /** The error message under the field labelled exactly `label`, or null. */
 async function errorOf(scope, label) {
@@ -197,7 +197,7 @@ describe('§5 validation in the browser', () => {
     await field.fill(code);
     assert.equal(await field.getAttribute('aria-invalid'), 'false');
     await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.waitForURL('**/dashboard/home');
+    await skipOnboarding(page);
   });
 
   test('change address: the address messages, and a Canadian zip code typed through its postal pattern', async () => {

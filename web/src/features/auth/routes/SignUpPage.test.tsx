@@ -22,6 +22,7 @@ function open(path: '/sign-up' | '/sign-up-organization') {
       { path: '/sign-up', element: <SignUpPage /> },
       { path: '/sign-up-organization', element: <SignUpPage key="organization" kind="organization" /> },
       { path: '/dashboard/home', element: <p>Home screen</p> },
+      { path: '/walkthrough', element: <p>Walkthrough screen</p> },
       { path: '/log-in', element: <p>Log-in screen</p> },
     ],
     path,
@@ -98,7 +99,9 @@ describe('sign up as an individual', () => {
     await fillDetails(ANN);
     expect(await screen.findByRole('heading', { name: 'Confirm your e-mail' })).toBeInTheDocument();
     await enterCode('123456');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/home'));
+    // A new user is led through the walkthrough first, as a step of the onboarding.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/walkthrough'));
+    expect(router.state.location.state).toEqual({ onboarding: true });
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
       'POST accounts/email-username-phone-number/verify/',
       'POST accounts/confirmation-code/send/',
@@ -154,7 +157,7 @@ describe('sign up as an organization', () => {
     const { store, router } = open('/sign-up-organization');
     await fillDetails({ ...ANN, organizationName: ' Acme Rentals ' });
     await enterCode('123456');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/home'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/walkthrough'));
     expect(bodyOf(calls, 'POST accounts/confirmation-code/verify/')).toEqual({
       email: 'ann@example.com',
       code: '123456',

@@ -1,7 +1,8 @@
 //! Sign up, as an individual (`/sign-up`) or as an organization (`/sign-up-organization`, which
 //! also asks the organization's name and makes the account its owner): details, then the 6-digit
-//! code sent by e-mail, then the account is created and the user lands on the dashboard (spec §2,
-//! §5; docs/decisions.md "Sign-up order").
+//! code sent by e-mail, then the account is created and the new user is led through the
+//! walkthrough and the payment details setup to Home (spec §2, §5; docs/decisions.md "Sign-up
+//! order", "After sign-up").
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -10,7 +11,7 @@ import { useAppDispatch } from '../../../app/hooks';
 import { PhoneInput } from '../../../components/PhoneInput';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
-import { HOME } from '../../../lib/routing/accessTable';
+import { ONBOARDING, WALKTHROUGH } from '../../../lib/routing/onboarding';
 import { tokensReceived } from '../../../lib/session/loginInfoSlice';
 import { useCheckAvailabilityMutation, useCreateAccountMutation, useSendCodeMutation } from '../api/authApi';
 import { EmailCodeStep } from '../components/EmailCodeStep';
@@ -75,7 +76,7 @@ export function SignUpPage({ kind = 'individual' }: { kind?: SignUpKind }) {
       return;
     }
     dispatch(tokensReceived(created.data));
-    navigate(HOME, { replace: true });
+    navigate(WALKTHROUGH, { replace: true, state: ONBOARDING });
   };
 
   return (

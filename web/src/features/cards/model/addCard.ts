@@ -23,6 +23,8 @@ export const ADD_CARD_MESSAGES = {
   duplicateInline: 'Card already exist',
   duplicateToast: (last4: string) => `Card ****${last4} already exist. Please, add the new one.`,
   defaultFailed: 'The credit card was successfully added. But failed to set it as default.',
+  // spec §2 "Payment-method list": the info message once a card is saved.
+  added: 'Card was added',
 } as const;
 
 export interface AddCardDeps {

@@ -1,17 +1,19 @@
-// The walkthrough: four steps with Next, Skip to Home at any step, 'Get Started' on the last.
+// The walkthrough: four steps with Next, Skip at any step, 'Get Started' on the last; both end at
+// Home, or at the payment details setup when the walkthrough follows sign-up.
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { STEPS, WalkthroughPage } from './WalkthroughPage';
 
-function open() {
+function open(state?: unknown) {
   const router = createMemoryRouter(
     [
       { path: '/walkthrough', element: <WalkthroughPage /> },
       { path: '/dashboard/home', element: <p>Home</p> },
+      { path: '/payment-details-setup', element: <p>Payment details setup</p> },
     ],
-    { initialEntries: ['/walkthrough'] },
+    { initialEntries: [{ pathname: '/walkthrough', state }] },
   );
   render(<RouterProvider router={router} />);
   return router;
@@ -45,5 +47,21 @@ describe('walkthrough', () => {
     const router = open();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Skip' }));
     expect(router.state.location.pathname).toBe('/dashboard/home');
+  });
+
+  it('after sign-up, Skip goes on to the payment details setup, still as a step of the onboarding', async () => {
+    const router = open({ onboarding: true });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Skip' }));
+    expect(router.state.location.pathname).toBe('/payment-details-setup');
+    expect(router.state.location.state).toEqual({ onboarding: true });
+    expect(router.state.historyAction).toBe('REPLACE');
+  });
+
+  it('after sign-up, Get Started goes on to the payment details setup', async () => {
+    const router = open({ onboarding: true });
+    const user = userEvent.setup();
+    for (let i = 1; i < STEPS.length; i++) await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Get Started' }));
+    expect(router.state.location.pathname).toBe('/payment-details-setup');
   });
 });

@@ -1,10 +1,10 @@
 //! `/walkthrough` (signed-in only): a short introduction in four steps — capture, storage period,
 //! sharing, the CreditCard Wallet — with Next and Skip; the last step's 'Get Started' (and Skip)
-//! go to Home.
+//! go on to the payment details setup when the walkthrough follows sign-up, else to Home.
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { PrimaryButton } from '../../../components/PrimaryButton';
-import { HOME } from '../../../lib/routing/accessTable';
+import { afterWalkthrough } from '../../../lib/routing/onboarding';
 import '../info.css';
 
 export interface WalkthroughStep {
@@ -38,10 +38,14 @@ export const STEPS: WalkthroughStep[] = [
 
 export function WalkthroughPage() {
   const navigate = useNavigate();
+  const location = useLocation();
   const [index, setIndex] = useState(0);
   const step = STEPS[index];
   const last = index === STEPS.length - 1;
-  const done = () => navigate(HOME, { replace: true });
+  const done = () => {
+    const next = afterWalkthrough(location.state);
+    navigate(next.to, { replace: true, state: next.state });
+  };
   if (!step) return null;
 
   return (
