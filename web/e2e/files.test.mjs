@@ -187,8 +187,9 @@ describe('My Files', () => {
   test('the folder map shows a marker for the photo with its name in the popup', async () => {
     await page.getByRole('link', { name: 'Map' }).click();
     await page.waitForURL(`**/folder-map-view?folderId=${folder.id}`);
-    const marker = page.locator(`path.files-map__marker[aria-label="${NEW_NAME}"]`);
+    const marker = page.locator(`path.files-map__marker[aria-label="${NEW_NAME}, 1 file"]`);
     await marker.waitFor();
+    if (!process.env.VITE_MAP_TILE_URL) await page.getByTestId('no-tiles').getByText('No map tile source is configured').waitFor();
     await marker.click();
     await page.locator('.leaflet-popup').getByText(NEW_NAME).waitFor();
     await page.goBack();
@@ -196,11 +197,33 @@ describe('My Files', () => {
 
   test('the folders map shows a marker for the folder at its photo', async () => {
     await page.goto('/folders-map-view');
-    const marker = page.locator(`path.files-map__marker[aria-label="${folderName}"]`);
+    const marker = page.locator(`path.files-map__marker[aria-label="${folderName}, 1 file"]`);
     await marker.waitFor();
+    await page.locator('.files-map__count').getByText('1', { exact: true }).waitFor();
     await marker.click();
     await page.locator('.leaflet-popup').getByRole('link', { name: 'Open folder' }).click();
     await page.waitForURL(`**/folder-view?folderId=${folder.id}`);
+    await page.getByTestId('file').waitFor();
+  });
+
+  test('My Files offline shows the last known folders and says so', async () => {
+    await page.goto('/dashboard/my-files');
+    await page.getByTestId('folder').filter({ hasText: folderName }).waitFor();
+    // The shell comes from the service worker once it controls the page.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await eventually('the service worker to control the page', () => page.evaluate(() => Boolean(navigator.serviceWorker.controller)));
+    await context.setOffline(true);
+    try {
+      await page.reload();
+      await page.getByTestId('last-known').getByText('You are offline. Showing the last known list').waitFor();
+      await page.getByTestId('folder').filter({ hasText: folderName }).waitFor();
+    } finally {
+      await context.setOffline(false);
+    }
+    await page.goto(`/folder-view?folderId=${folder.id}`);
     await page.getByTestId('file').waitFor();
   });
 

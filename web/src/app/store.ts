@@ -1,8 +1,10 @@
-//! The store: the API cache, the persisted `loginInfo` and `ui` slices, and the snackbar.
+//! The store: the API cache, the persisted `loginInfo`, `ui` and `lastKnown` slices, and the
+//! snackbar.
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
 import { api } from '../lib/api/api';
 import { followTimeZoneSetting } from '../lib/format/timeZone';
+import { lastKnownSlice } from '../lib/offline/lastKnownSlice';
 import { loginInfoSlice, loggedOut } from '../lib/session/loginInfoSlice';
 import { snackbarSlice, uiSlice } from '../lib/ui/uiSlice';
 import { uploadSlice } from '../lib/upload/uploadSlice';
@@ -14,6 +16,8 @@ const reducer = combineReducers({
   snackbar: snackbarSlice.reducer,
   // Not persisted (spec §3): the captures themselves wait in the offline store.
   upload: uploadSlice.reducer,
+  // Persisted: My Files shows the last known folders offline.
+  lastKnown: lastKnownSlice.reducer,
 });
 
 export const PERSIST_KEY = 'evidentia';
@@ -25,7 +29,7 @@ const storage = {
   removeItem: (key: string) => Promise.resolve(window.localStorage.removeItem(key)),
 };
 
-const persisted = persistReducer({ key: PERSIST_KEY, storage, whitelist: ['loginInfo', 'ui'] }, reducer);
+const persisted = persistReducer({ key: PERSIST_KEY, storage, whitelist: ['loginInfo', 'ui', 'lastKnown'] }, reducer);
 
 export function makeStore() {
   const store = configureStore({

@@ -1,5 +1,5 @@
-//! Where files and folders go on a map: files with coordinates, and a folder at the centre of its
-//! located files.
+//! Where files and folders go on a map: files with coordinates (those taken at one spot share a
+//! marker), and a folder at the centre of its located files.
 import type { Item } from '../../../lib/api/evidence';
 
 export type LatLng = [number, number];
@@ -40,4 +40,19 @@ export function centre(positions: readonly LatLng[]): LatLng | undefined {
 /** Where a folder's marker goes: the centre of its located files. */
 export function folderPosition(items: readonly Pick<Item, 'latitude' | 'longitude'>[]): LatLng | undefined {
   return centre(splitByLocation(items).located.map((l) => l.position));
+}
+
+/**
+ * Located values grouped by spot (positions equal to about a metre, 5 decimals), in first-seen
+ * order: files taken at one place share one marker that counts them.
+ */
+export function groupByPosition<T>(located: readonly Located<T>[]): { position: LatLng; values: T[] }[] {
+  const groups = new Map<string, { position: LatLng; values: T[] }>();
+  for (const { value, position } of located) {
+    const key = position.map((n) => n.toFixed(5)).join(',');
+    const group = groups.get(key);
+    if (group) group.values.push(value);
+    else groups.set(key, { position, values: [value] });
+  }
+  return [...groups.values()];
 }

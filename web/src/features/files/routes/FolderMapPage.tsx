@@ -1,10 +1,11 @@
-//! A folder's files on a map (`/folder-map-view?folderId=`): a marker per file with coordinates, its
-//! popup with name and date, and a list of the files captured without a location.
+//! A folder's files on a map (`/folder-map-view?folderId=`): a marker per spot where files were
+//! taken, counting them, its popup with their names and dates, and a list of the files captured
+//! without a location.
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { useFolderQuery, useItemsQuery } from '../../../lib/api/evidence';
 import { formatDateTime, truncateName } from '../../../lib/format/format';
 import { LazyMapView as MapView } from '../components/LazyMapView';
-import { splitByLocation } from '../model/geo';
+import { groupByPosition, splitByLocation } from '../model/geo';
 import { folderViewUrl, MY_FILES } from '../paths';
 
 export function FolderMapPage() {
@@ -25,21 +26,26 @@ export function FolderMapPage() {
       {items.data && (
         <MapView
           label="Files map"
-          markers={located.map(({ value: item, position }) => {
-            const when = item.capturedAt ?? item.uploadedAt;
-            return {
-              id: item.id,
-              position,
-              label: item.name,
-              popup: (
-                <span className="files-map__popup">
-                  <strong>{item.name}</strong>
-                  {when && <span>{formatDateTime(when)}</span>}
-                  {item.city && <span>{item.city}</span>}
-                </span>
-              ),
-            };
-          })}
+          markers={groupByPosition(located).map(({ position, values }) => ({
+            id: values.map((item) => item.id).join(','),
+            position,
+            label: values.map((item) => item.name).join(', '),
+            count: values.length,
+            popup: (
+              <span className="files-map__popup">
+                {values.map((item) => {
+                  const when = item.capturedAt ?? item.uploadedAt;
+                  return (
+                    <span key={item.id} className="files-map__popup-file">
+                      <strong>{item.name}</strong>
+                      {when && <span>{formatDateTime(when)}</span>}
+                      {item.city && <span>{item.city}</span>}
+                    </span>
+                  );
+                })}
+              </span>
+            ),
+          }))}
         />
       )}
       {unlocated.length > 0 && (

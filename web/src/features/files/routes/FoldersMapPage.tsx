@@ -1,5 +1,6 @@
 //! All folders on a map (`/folders-map-view`): one marker per folder, at the centre of its located
-//! files, with its name and date; folders without located files are listed under the map.
+//! files, showing its number of files, with its name and date; folders without located files are
+//! listed under the map.
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { evidenceApi, useFoldersQuery, type Folder } from '../../../lib/api/evidence';
@@ -51,7 +52,7 @@ export function FoldersMapPage() {
       {folders.data && (
         <MapView
           label="Folders map"
-          markers={located.map(({ folder, position }) => ({ id: folder.id, position, label: folder.name, popup: popup(folder) }))}
+          markers={located.map(({ folder, position }) => ({ id: folder.id, position, label: folder.name, count: folder.fileCount, popup: popup(folder) }))}
         />
       )}
       {unlocated.length > 0 && (

@@ -2,12 +2,13 @@
 // rename with the file-name rule (spec §5) and delete after a confirmation.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { api } from '../../../lib/api/api';
 import { apiFolder, makeTestStore, renderRoutes, serveApi } from '../testing/helpers';
 import { MyFilesPage } from './MyFilesPage';
 
 afterEach(() => vi.unstubAllGlobals());
 
-function setup() {
+function setup(store = makeTestStore()) {
   let folders = [
     apiFolder({ id: 'f1', name: 'Car rental', file_count: 3, used_bytes: 2_500_000, expiration_date: '2027-05-10T12:00:00Z' }),
     apiFolder({ id: 'f2', name: 'Flat check-in', expire_soon: true, expiration_date: '2026-11-21T12:00:00Z' }),
@@ -25,12 +26,36 @@ function setup() {
       return null;
     },
   });
-  const store = makeTestStore();
-  renderRoutes(store, [{ path: '/dashboard/my-files', element: <MyFilesPage /> }], '/dashboard/my-files');
-  return { calls };
+  const view = renderRoutes(store, [{ path: '/dashboard/my-files', element: <MyFilesPage /> }], '/dashboard/my-files');
+  return { calls, store, ...view };
 }
 
 const folderRow = async (name: string) => (await screen.findAllByTestId('folder')).find((row) => row.textContent?.includes(name))!;
+
+describe('My Files offline', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('shows the last known folders and usage with a note when the app opens without a connection', async () => {
+    const { store, unmount } = setup();
+    await folderRow('Car rental');
+    unmount();
+    // A reload offline: no answers in memory, the network refuses, the browser says offline.
+    store.dispatch(api.util.resetApiState());
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    renderRoutes(store, [{ path: '/dashboard/my-files', element: <MyFilesPage /> }], '/dashboard/my-files');
+    expect(await screen.findByTestId('last-known')).toHaveTextContent(/^You are offline\. Showing the last known list, from \w{3} \d{1,2}, \d{4} · \d{2}:\d{2}\.$/);
+    expect(await screen.findAllByTestId('folder')).toHaveLength(3);
+    expect(screen.getByTestId('used-storage')).toHaveTextContent('2.5 MB');
+    expect(screen.queryByText('Your folders could not be loaded.')).toBeNull();
+  });
+
+  it('says nothing of a last known list online', async () => {
+    setup();
+    await folderRow('Car rental');
+    expect(screen.queryByTestId('last-known')).toBeNull();
+  });
+});
 
 describe('My Files', () => {
   it('shows the storage used and each folder with its count, size and storage date', async () => {

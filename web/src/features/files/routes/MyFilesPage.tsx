@@ -1,13 +1,17 @@
 //! My Files (`/dashboard/my-files`): storage usage, the user's folders with their storage dates and
-//! tags, folder actions (rename, delete), and the folders map.
+//! tags, folder actions (rename, delete), and the folders map. Offline, or when the server cannot be
+//! reached, the last known list and usage are shown with a note saying so.
 import { useState } from 'react';
+import { useSelector } from 'react-redux';
 import { Link } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { BottomSheet } from '../../../components/BottomSheet';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { firstErrorMessage } from '../../../lib/api/errors';
 import { useDeleteFolderMutation, useFoldersQuery, useRenameFolderMutation, useStorageUsageQuery, type Folder } from '../../../lib/api/evidence';
-import { formatDate, formatFileSize } from '../../../lib/format/format';
+import { formatDate, formatDateTime, formatFileSize } from '../../../lib/format/format';
+import { useOnline } from '../../../lib/network/useOnline';
+import { selectLastKnown } from '../../../lib/offline/lastKnownSlice';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { FolderIcon } from '../components/Icons';
 import { RenameDialog } from '../components/RenameDialog';
@@ -15,6 +19,10 @@ import { StorageTag } from '../components/StorageTag';
 import { folderViewUrl, FOLDERS_MAP } from '../paths';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** The note above a list the server did not just answer. */
+export const lastKnownNote = (online: boolean, at: string) =>
+  `${online ? 'Your folders could not be loaded.' : 'You are offline.'} Showing the last known list, from ${formatDateTime(at)}.`;
 
 type Pending = { kind: 'menu' | 'rename' | 'delete'; folder: Folder } | null;
 
@@ -25,6 +33,13 @@ export function MyFilesPage() {
   const [renameFolder] = useRenameFolderMutation();
   const [deleteFolder, deleting] = useDeleteFolderMutation();
   const [pending, setPending] = useState<Pending>(null);
+  const online = useOnline();
+  const lastKnown = useSelector(selectLastKnown);
+  // Without a connection (or an answer) the list is the last one the server gave.
+  const unreachable = !online || folders.isError;
+  const folderList = unreachable ? (lastKnown.folders?.data ?? folders.data) : folders.data;
+  const usageData = usage.data ?? (unreachable ? lastKnown.storageUsage?.data : undefined);
+  const stale = unreachable && lastKnown.folders ? lastKnown.folders : undefined;
 
   const remove = async (folder: Folder) => {
     const result = await deleteFolder(folder.id);
@@ -38,12 +53,12 @@ export function MyFilesPage() {
       <h1>My Files</h1>
       <section className="card files-usage" aria-label="Storage usage">
         <h2 className="files-usage__title">Storage used</h2>
-        {usage.data ? (
+        {usageData ? (
           <p className="files-usage__numbers">
-            <strong data-testid="used-storage">{formatFileSize(usage.data.usedBytes)}</strong>
+            <strong data-testid="used-storage">{formatFileSize(usageData.usedBytes)}</strong>
             <span className="muted">
               {' '}
-              · {plural(usage.data.fileCount, 'file')} · {plural(usage.data.folderCount, 'folder')}
+              · {plural(usageData.fileCount, 'file')} · {plural(usageData.folderCount, 'folder')}
             </span>
           </p>
         ) : (
@@ -58,15 +73,20 @@ export function MyFilesPage() {
         </Link>
       </div>
 
-      {folders.isLoading && <p className="muted">Loading…</p>}
-      {folders.isError && <p className="muted">Your folders could not be loaded.</p>}
-      {folders.data?.length === 0 && (
+      {stale && (
+        <p className="files-last-known" role="status" data-testid="last-known">
+          {lastKnownNote(online, stale.at)}
+        </p>
+      )}
+      {folders.isLoading && !folderList && <p className="muted">Loading…</p>}
+      {folders.isError && !folderList && <p className="muted">Your folders could not be loaded.</p>}
+      {folderList?.length === 0 && (
         <p className="muted">
           No folders yet. <Link to="/evidence">Capture evidence</Link>
         </p>
       )}
       <ul className="files-folders" aria-label="Folders">
-        {folders.data?.map((folder) => (
+        {folderList?.map((folder) => (
           <li key={folder.id} className="files-folder" data-testid="folder">
             <Link to={folderViewUrl(folder.id)} className="files-folder__open">
               <span className="files-folder__icon">

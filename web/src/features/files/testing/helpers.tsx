@@ -8,12 +8,13 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import { vi } from 'vitest';
 import { api } from '../../../lib/api/api';
 import type { FileItem } from '../model/menus';
+import { lastKnownSlice } from '../../../lib/offline/lastKnownSlice';
 import { loginInfoSlice, tokensReceived } from '../../../lib/session/loginInfoSlice';
 import { snackbarSlice } from '../../../lib/ui/uiSlice';
 
 export function makeTestStore() {
   const store = configureStore({
-    reducer: combineReducers({ [api.reducerPath]: api.reducer, loginInfo: loginInfoSlice.reducer, snackbar: snackbarSlice.reducer }),
+    reducer: combineReducers({ [api.reducerPath]: api.reducer, loginInfo: loginInfoSlice.reducer, snackbar: snackbarSlice.reducer, lastKnown: lastKnownSlice.reducer }),
     middleware: (getDefault) => getDefault({ serializableCheck: false }).concat(api.middleware),
   });
   store.dispatch(tokensReceived({ access: 'a', refresh: 'r' }));
