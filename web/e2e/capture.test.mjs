@@ -91,6 +91,11 @@ describe('capture photo, video and audio', () => {
     assert.ok(byType.audio.duration >= 1, 'the audio note has its duration');
     assert.match(byType.video.mime_type, /^video\//);
     assert.match(byType.audio.mime_type, /^audio\//);
+
+    // The folder exists now: the new-folder notice has gone, and Done opens the folder just filled.
+    await eventually('the new-folder notice gone', async () => (await page.getByText('A new folder is made for these files.').count()) === 0);
+    await page.getByRole('link', { name: 'Done' }).click();
+    await page.waitForURL((url) => `${url.pathname}${url.search}` === `/folder-view?folderId=${folders[0].id}`);
   });
 
   test('a retake replaces the photo of the same item', async () => {

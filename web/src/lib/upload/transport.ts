@@ -44,6 +44,7 @@ export function apiTransport(dispatch: Dispatch): EvidenceTransport {
       }
     },
     createFolder: (body) => call(dispatch(e.createFolder.initiate(body))),
+    folderNames: async () => (await call(dispatch(e.folders.initiate(undefined, { forceRefetch: true, subscribe: false })))).map((f) => f.name),
     createItem: async (folderId, body) => plan(await call(dispatch(e.createItem.initiate({ folderId, body: { ...body } })))),
     retakeItem: async (id, body) => plan(await call(dispatch(e.retakeItem.initiate({ id, body: { ...body } })))),
     partUrls: (id, partNumbers) => call(dispatch(e.partUrls.initiate({ id, partNumbers }))),

@@ -7,6 +7,7 @@ import { createOfflineStore, type OfflineStore, type StoredCapture } from '../of
 import { createUploadQueue } from './queue';
 import { uploadReducer } from './uploadSlice';
 import {
+  distinctFolderName,
   resolveFolder,
   situationFolderName,
   UploadError,
@@ -47,7 +48,9 @@ interface Calls {
   put: { url: string; size: number }[];
 }
 
-function fakes(options: { plan?: UploadPlan | null; completed?: number[]; partSize?: number; partCount?: number; existingFolder?: boolean } = {}) {
+function fakes(
+  options: { plan?: UploadPlan | null; completed?: number[]; partSize?: number; partCount?: number; existingFolder?: boolean; folderNames?: string[] } = {},
+) {
   const calls: Calls = { created: [], retaken: [], folders: [], partRequests: [], finished: [], posted: [], put: [] };
   const plan = options.plan === undefined ? ({ kind: 'single', url: 'https://s3/bucket', fields: { key: 'k', policy: 'p' } } as UploadPlan) : options.plan;
   const transport: EvidenceTransport = {
@@ -56,6 +59,7 @@ function fakes(options: { plan?: UploadPlan | null; completed?: number[]; partSi
       calls.folders.push(body);
       return { id: 'folder-new' };
     },
+    folderNames: async () => options.folderNames ?? [],
     createItem: async (folderId, body) => {
       calls.created.push({ folderId, body: { ...body } });
       return { item: { id: 'item-1' }, upload: plan };
@@ -157,6 +161,19 @@ describe('resolveFolder', () => {
     expect(await resolveFolder(capture(), fakes({ existingFolder: true }).transport)).toBe('s-1');
     expect(await resolveFolder(capture(), transport)).toBe('folder-new');
     expect(calls.folders).toEqual([{ name: 'Evidence Nov 21, 2026', client_id: 's-1' }]);
+  });
+
+  it('gives a second capture session of the same day a folder name of its own', async () => {
+    const { calls, transport } = fakes({ folderNames: ['Evidence Nov 21, 2026', 'evidence nov 21, 2026 - 2', 'Evidence Nov 20, 2026'] });
+    expect(await resolveFolder(capture(), transport)).toBe('folder-new');
+    expect(calls.folders).toEqual([{ name: 'Evidence Nov 21, 2026 - 3', client_id: 's-1' }]);
+  });
+
+  it('keeps the date alone while no folder has that name', () => {
+    expect(distinctFolderName('Evidence Nov 21, 2026', ['Evidence Nov 20, 2026', 'Evidence Nov 21, 2026 - 2'])).toBe('Evidence Nov 21, 2026');
+    expect(distinctFolderName('Evidence Nov 21, 2026', ['Evidence Nov 21, 2026'])).toBe('Evidence Nov 21, 2026 - 2');
+    // spec §5 "File name": the numbered name keeps to its characters.
+    expect(distinctFolderName('Evidence Nov 21, 2026', ['Evidence Nov 21, 2026'])).toMatch(/^[\p{L}\p{N} ,\-_`|.'"]{2,50}$/u);
   });
 
   it('names a situation folder with the file-name characters only', () => {

@@ -44,6 +44,8 @@ export interface EvidenceTransport {
   /** The caller's folder with this id, or undefined when there is none (404). */
   findFolder(id: string): Promise<FolderRef | undefined>;
   createFolder(body: { name: string; client_id: string }): Promise<FolderRef>;
+  /** The names of the caller's folders (to give a new situation folder a name of its own). */
+  folderNames(): Promise<string[]>;
   createItem(folderId: string, body: ItemBody): Promise<CreatedRef>;
   retakeItem(itemId: string, body: RetakeBody): Promise<CreatedRef>;
   partUrls(itemId: string, partNumbers: number[]): Promise<PartUrlsRef>;
@@ -85,13 +87,27 @@ export function situationFolderName(capturedAt: string): string {
   return `Evidence ${formatDate(capturedAt)}`.trim();
 }
 
+/**
+ * `base`, or the first of 'base - 2', 'base - 3' ... that no folder in `taken` has (case aside):
+ * a second capture session on the same day gets a folder the user can tell from the first.
+ */
+export function distinctFolderName(base: string, taken: Iterable<string>): string {
+  const names = new Set(Array.from(taken, (name) => name.trim().toLowerCase()));
+  if (!names.has(base.toLowerCase())) return base;
+  for (let n = 2; ; n += 1) {
+    const candidate = `${base} - ${n}`;
+    if (!names.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
 /** Where a capture goes: its folder, the folder its situation names, or a folder made for the situation. */
 export async function resolveFolder(capture: CaptureInfo, transport: EvidenceTransport): Promise<string> {
   if (capture.folderId) return capture.folderId;
   const existing = await transport.findFolder(capture.situation);
   if (existing) return existing.id;
+  const name = distinctFolderName(situationFolderName(capture.capturedAt), await transport.folderNames());
   // The situation id is the folder's client_id: a create repeated after a reload finds the same folder.
-  const created = await transport.createFolder({ name: situationFolderName(capture.capturedAt), client_id: capture.situation });
+  const created = await transport.createFolder({ name, client_id: capture.situation });
   return created.id;
 }
 

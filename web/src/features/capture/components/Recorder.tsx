@@ -1,6 +1,7 @@
 //! The camera and microphone: a live preview, and a photo (a frame of the camera), a video or an
 //! audio note (MediaRecorder). Tracks stop when the screen goes; give it `key={mode}` so a new mode
-//! starts afresh.
+//! starts afresh. The preview shows the camera's whole frame at its own aspect, the frame a photo
+//! saves: what the user frames is what is kept.
 import { useEffect, useRef, useState } from 'react';
 import { formatDuration } from '../../../lib/format/format';
 import { baseMimeType, frameToJpeg, mediaErrorMessage, recorderMimeType, type CaptureMode } from '../../../lib/media/capture';
@@ -24,6 +25,11 @@ interface Props {
 
 const TIMESLICE_MS = 1000;
 
+/** The video's frame as a CSS aspect ratio ('1920 / 1080'), or undefined before it is known. */
+export function frameAspect(video: HTMLVideoElement): string | undefined {
+  return video.videoWidth > 0 && video.videoHeight > 0 ? `${video.videoWidth} / ${video.videoHeight}` : undefined;
+}
+
 function constraints(mode: CaptureMode): MediaStreamConstraints {
   const video = { facingMode: { ideal: 'environment' }, width: { ideal: 1920 }, height: { ideal: 1080 } };
   if (mode === 'photo') return { video, audio: false };
@@ -38,6 +44,8 @@ export function Recorder({ mode, disabled = false, onCaptured }: Props) {
   const [recording, setRecording] = useState<{ recorder: MediaRecorder; startedAt: number }>();
   const [elapsed, setElapsed] = useState(0);
   const [busy, setBusy] = useState(false);
+  // The camera's frame as width / height, once known (it changes when the phone turns).
+  const [aspect, setAspect] = useState<string>();
   const onCapturedRef = useRef(onCaptured);
   useEffect(() => {
     onCapturedRef.current = onCaptured;
@@ -134,7 +142,16 @@ export function Recorder({ mode, disabled = false, onCaptured }: Props) {
           ))}
         </div>
       ) : (
-        <video ref={videoRef} className="capture-recorder__preview" muted playsInline aria-label="Camera preview" />
+        <video
+          ref={videoRef}
+          className="capture-recorder__preview"
+          style={aspect ? { aspectRatio: aspect } : undefined}
+          muted
+          playsInline
+          aria-label="Camera preview"
+          onLoadedMetadata={(e) => setAspect(frameAspect(e.currentTarget))}
+          onResize={(e) => setAspect(frameAspect(e.currentTarget))}
+        />
       )}
       {shownError && (
         <p className="field__error" role="alert">

@@ -2,8 +2,11 @@
 //! and watch each file upload. Query: situation (a folder id, or the id of a new situation whose
 //! folder is made on the first upload), syncOffline=1 (resume files stored offline), mode
 //! (photo | video | audio), section (a rental section), retake (the item a capture replaces) and
-//! returnTo (where 'Done' goes). Every capture is stored on the device first and leaves the store
-//! only once uploaded, so a lost network, a reload or a closed tab loses nothing.
+//! returnTo (where 'Done' goes; else the folder just filled). Without a situation the tab's open
+//! capture session is continued (model/captureSession.ts), so coming back before 'Done' fills the
+//! same folder. Every capture is stored on the device first and leaves the store only once
+//! uploaded, so a lost network, a reload or a closed tab loses nothing. The files of the session
+//! are listed above the camera, so a phone shows them without scrolling.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
@@ -22,6 +25,7 @@ import { LocationHelpSheet } from '../components/LocationHelpSheet';
 import { Recorder, type Recording } from '../components/Recorder';
 import { UploadRow } from '../components/UploadRow';
 import { uploadQueue } from '../../../app/uploadQueue';
+import { closeCaptureSession, openCaptureSession } from '../model/captureSession';
 
 export const LOCATION_OFF = 'Location is off: files will be saved without their place.';
 
@@ -58,16 +62,18 @@ export function EvidencePage() {
   const requestedMode = params.get('mode');
   const mode: CaptureMode = lockedMode ?? (isMode(requestedMode) ? requestedMode : 'photo');
 
-  // A new situation gets its id at once, so a reload or the banner's Continue comes back to it.
+  // A visit without a situation continues the tab's open capture session (or opens one) at once,
+  // so a reload or the banner's Continue comes back to it.
   useEffect(() => {
     if (situation) return;
     const next = new URLSearchParams(params);
-    next.set('situation', crypto.randomUUID());
+    next.set('situation', openCaptureSession());
     setParams(next, { replace: true });
   }, [situation, params, setParams]);
 
   const folder = useFolderQuery(situation ?? '', { skip: !situation || !online });
   const folderId = folder.data?.id;
+  // Until the first upload makes the folder (the query is refreshed then, see evidenceApi).
   const isNewSituation = errorStatus(folder.error) === 404;
   const expired = folder.data?.expired ?? retakeItem.data?.expired ?? false;
 
@@ -180,6 +186,11 @@ export function EvidencePage() {
           Back
         </button>
         <h1>{title}</h1>
+        {rows.length > 0 && (
+          <Link className="btn btn--primary capture__done" to={doneTarget} onClick={() => closeCaptureSession(situation)}>
+            Done
+          </Link>
+        )}
       </header>
 
       {folder.data && (
@@ -209,6 +220,27 @@ export function EvidencePage() {
         </div>
       )}
 
+      {rows.length > 0 && (
+        <section className="capture__files" aria-label="Files">
+          <h2 className="capture__files-title">
+            Files <span className="muted">({rows.length})</span>
+          </h2>
+          {/* Newest first: the file just taken is the one whose upload the user watches. */}
+          <ul className="upload-list upload-list--compact">
+            {[...rows].reverse().map((capture) => (
+              <UploadRow
+                key={capture.id}
+                capture={capture}
+                preview={previews[capture.id]}
+                online={online}
+                onRetake={() => void retakeRow(capture)}
+                onRetry={() => void uploadQueue.upload(capture.id)}
+              />
+            ))}
+          </ul>
+        </section>
+      )}
+
       {!(syncOffline && rows.length > 0) && captureAllowed && <Recorder key={mode} mode={mode} onCaptured={(r) => void onCaptured(r)} />}
       {syncOffline && rows.length > 0 && (
         <button type="button" className="btn btn--secondary" onClick={() => {
@@ -220,26 +252,6 @@ export function EvidencePage() {
         </button>
       )}
 
-      {rows.length > 0 && (
-        <section aria-label="Files">
-          <h2 className="capture__files-title">Files</h2>
-          <ul className="upload-list">
-            {rows.map((capture) => (
-              <UploadRow
-                key={capture.id}
-                capture={capture}
-                preview={previews[capture.id]}
-                online={online}
-                onRetake={() => void retakeRow(capture)}
-                onRetry={() => void uploadQueue.upload(capture.id)}
-              />
-            ))}
-          </ul>
-          <Link className="btn btn--primary" to={doneTarget}>
-            Done
-          </Link>
-        </section>
-      )}
       <LocationHelpSheet open={helpOpen} onClose={() => setHelpOpen(false)} />
     </main>
   );
