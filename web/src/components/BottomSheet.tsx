@@ -1,5 +1,7 @@
-//! A bottom sheet (max width 598 px, spec §9).
+//! A bottom sheet (max width 598 px, spec §9). Closes with its Close button, a tap beside it, or
+//! Escape.
 import type { ReactNode } from 'react';
+import { useEscape } from './useEscape';
 
 interface Props {
   open: boolean;
@@ -9,6 +11,7 @@ interface Props {
 }
 
 export function BottomSheet({ open, title, onClose, children }: Props) {
+  useEscape(onClose, open);
   if (!open) return null;
   return (
     <div className="sheet-backdrop" onClick={onClose}>

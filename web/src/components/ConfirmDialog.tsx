@@ -1,6 +1,9 @@
-//! The generic confirm dialog (spec §2): isOpen, title, subTitle, children, buttons.
+//! The generic confirm dialog (spec §2): isOpen, title, subTitle, children, buttons. Escape runs
+//! `onClose`, or else the dialog's way out: its 'Cancel' or 'Back' button, or its only
+//! non-highlighted one.
 import type { ReactNode } from 'react';
 import { PrimaryButton } from './PrimaryButton';
+import { useEscape } from './useEscape';
 
 export interface DialogButton {
   text: string;
@@ -15,9 +18,22 @@ interface Props {
   subTitle?: string;
   children?: ReactNode;
   buttons: DialogButton[];
+  /** What Escape does; by default the dialog's cancelling button. */
+  onClose?: () => void;
 }
 
-export function ConfirmDialog({ isOpen, title, subTitle, children, buttons }: Props) {
+const CANCELLING = new Set(['Cancel', 'Back', 'Close', 'No']);
+
+/** The button Escape presses when the caller gives no onClose. */
+export function escapeButton(buttons: readonly DialogButton[]): DialogButton | undefined {
+  const named = buttons.find((b) => CANCELLING.has(b.text) && !b.disabled);
+  if (named) return named;
+  const others = buttons.filter((b) => !b.isHighlighted && !b.disabled);
+  return others.length === 1 ? others[0] : undefined;
+}
+
+export function ConfirmDialog({ isOpen, title, subTitle, children, buttons, onClose }: Props) {
+  useEscape(onClose ?? escapeButton(buttons)?.onClick, isOpen);
   if (!isOpen) return null;
   return (
     <div className="dialog-backdrop">

@@ -3,6 +3,7 @@
 //! The search runs 1000 ms after the last keystroke (spec §5 "Search input"), input max 200.
 import { useEffect, useId, useState } from 'react';
 import { placesProvider, type PlaceDetails, type PlaceSuggestion, type PlacesProvider } from '../../lib/places';
+import { BackControl } from '../BackControl';
 import './address.css';
 
 export const SEARCH_DEBOUNCE_MS = 1000;
@@ -54,9 +55,7 @@ export function AddressPicker({ onSelect, onClose, provider, debounceMs = SEARCH
   return (
     <div className="fullscreen address-picker" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`}>
       <header className="fullscreen__bar">
-        <button type="button" className="fullscreen__back" aria-label="Back" onClick={onClose}>
-          ‹
-        </button>
+        <BackControl onClick={onClose} />
         <h2 id={`${id}-title`} className="fullscreen__title">
           Type your Address
         </h2>

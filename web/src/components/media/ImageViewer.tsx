@@ -1,5 +1,7 @@
-//! The full-screen image viewer of spec §2: the image, an optional watermark over it, a close button.
+//! The full-screen image viewer of spec §2: the image, an optional watermark over it, a close button
+//! (and Escape).
 import type { ReactNode } from 'react';
+import { useEscape } from '../useEscape';
 
 interface Props {
   src: string;
@@ -9,6 +11,7 @@ interface Props {
 }
 
 export function ImageViewer({ src, title, onClose, watermark }: Props) {
+  useEscape(onClose);
   return (
     <div className="media-viewer" role="dialog" aria-modal="true" aria-label={title}>
       <header className="media-viewer__bar">

@@ -1,11 +1,13 @@
 //! The full-screen video and audio player of spec §2: title bar, play/pause, a seek slider (0 to
 //! 100) with elapsed and total time, a fullscreen toggle ('Fullscreen is not available.' when the
 //! browser cannot), animated visuals for audio, an optional watermark. Opening it starts at 0 and
-//! plays; the end sets playing off (spec §4 "Player").
+//! plays; the end sets playing off (spec §4 "Player"). The seek slider has a row of its own, the
+//! screen's width; Escape closes the player.
 import { useCallback, useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
 import { useAppDispatch } from '../../app/hooks';
 import { formatDuration } from '../../lib/format/format';
 import { showSnackbar } from '../../lib/ui/uiSlice';
+import { useEscape } from '../useEscape';
 import { FULLSCREEN_UNAVAILABLE, type MediaSource } from './types';
 
 export const SLIDER_MAX = 100;
@@ -22,6 +24,7 @@ const finite = (value: number) => (Number.isFinite(value) && value > 0 ? value :
 
 export function VideoAudioPlayer({ source, onClose, knownDuration, watermark }: Props) {
   const dispatch = useAppDispatch();
+  useEscape(onClose);
   const rootRef = useRef<HTMLDivElement>(null);
   const mediaRef = useRef<HTMLVideoElement & HTMLAudioElement>(null);
   const [playing, setPlaying] = useState(false);
@@ -130,7 +133,7 @@ export function VideoAudioPlayer({ source, onClose, knownDuration, watermark }: 
         <button type="button" className="media-viewer__play" onClick={togglePlay} aria-label={playing ? 'Pause' : 'Play'}>
           {playing ? '❚❚' : '▶'}
         </button>
-        <span className="media-viewer__time" data-testid="elapsed">
+        <span className="media-viewer__time media-viewer__time--elapsed" data-testid="elapsed">
           {formatDuration(elapsed)}
         </span>
         <input
@@ -145,7 +148,7 @@ export function VideoAudioPlayer({ source, onClose, knownDuration, watermark }: 
           onPointerUp={() => setSeeking(false)}
           onChange={(e) => seek(Number(e.target.value))}
         />
-        <span className="media-viewer__time" data-testid="total">
+        <span className="media-viewer__time media-viewer__time--total" data-testid="total">
           {formatDuration(duration)}
         </span>
         <button type="button" className="media-viewer__fullscreen" onClick={() => void toggleFullscreen()}>

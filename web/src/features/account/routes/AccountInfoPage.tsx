@@ -20,6 +20,7 @@ import { PhoneChangeForm } from '../components/PhoneChangeForm';
 import { UsernameForm } from '../components/UsernameForm';
 import { usePasswordToken } from '../model/passwordToken';
 import { CHANGE_ADDRESS, CHANGE_PASSWORD, SETTINGS } from '../paths';
+import { BackControl } from '../../../components/BackControl';
 import '../account.css';
 
 type Editing = 'names' | 'username' | 'email' | 'phone';
@@ -98,9 +99,7 @@ export function AccountInfoPage() {
   if (!profile) {
     return (
       <main className="page account">
-        <Link to={SETTINGS} className="account-back">
-          ‹ Settings
-        </Link>
+        <BackControl to={SETTINGS} label="Settings" />
         <h1>Account Info</h1>
         {me.isError ? (
           <>
@@ -117,9 +116,7 @@ export function AccountInfoPage() {
   const sensitive = { token: sheetToken ?? '', onTokenRefused: tokenRefused, onDone: done };
   return (
     <main className="page account">
-      <Link to={SETTINGS} className="account-back">
-        ‹ Settings
-      </Link>
+      <BackControl to={SETTINGS} label="Settings" />
       <h1>Account Info</h1>
       <dl className="account-rows">
         <Row label="First name" value={profile.firstName} testId="account-first-name" onEdit={() => open('names')} editLabel="Edit name" />

@@ -3,7 +3,7 @@
 //! errors go under their fields, and success returns to the account info.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { FormProvider, useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { AddressForm, addressSchema, type Address } from '../../../components/address';
 import { PrimaryButton } from '../../../components/PrimaryButton';
@@ -14,6 +14,7 @@ import { useChangeAddressMutation } from '../api/accountApi';
 import { classifyFailure } from '../model/failures';
 import { CHANGED, NOT_CHANGED } from '../model/messages';
 import { ACCOUNT_INFO } from '../paths';
+import { BackControl } from '../../../components/BackControl';
 import '../account.css';
 
 const schema = addressSchema();
@@ -39,9 +40,7 @@ export function ChangeAddressPage({ provider }: Props) {
   const address = me.data?.address;
   return (
     <main className="page account">
-      <Link to={ACCOUNT_INFO} className="account-back">
-        ‹ Account Info
-      </Link>
+      <BackControl to={ACCOUNT_INFO} label="Account Info" />
       <h1>Change Address</h1>
       {address ? (
         <AddressEditor initial={{ foundAddress: '', ...address }} provider={provider} />

@@ -4,7 +4,7 @@
 //! other session is signed out); they replace the stored ones and the user returns to Settings.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
@@ -15,6 +15,7 @@ import { classifyFailure } from '../model/failures';
 import { CHANGED, NOT_CHANGED } from '../model/messages';
 import { SETTINGS } from '../paths';
 import { changePasswordSchema, type ChangePasswordValues } from '../validation/account';
+import { BackControl } from '../../../components/BackControl';
 import '../account.css';
 
 export function ChangePasswordPage() {
@@ -49,9 +50,7 @@ export function ChangePasswordPage() {
 
   return (
     <main className="page account">
-      <Link to={SETTINGS} className="account-back">
-        ‹ Settings
-      </Link>
+      <BackControl to={SETTINGS} label="Settings" />
       <h1>Change Password</h1>
       <p className="muted">
         8 to 32 characters with an uppercase letter, a lowercase letter, a digit and one of #?!@$%^&amp;*-. Other devices will be signed

@@ -4,13 +4,13 @@
 //! zones with a search. The choice is kept on this device (the persisted ui slice) and every date
 //! formatter follows it.
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { deviceTimeZone, formatDate, formatDateTime, isTimeZone } from '../../../lib/format/format';
 import { timeZones } from '../../../lib/format/timeZone';
 import { selectTimeZone, timeZoneChosen } from '../../../lib/ui/uiSlice';
 import { matchTimeZones, shownZones, zoneOffset } from '../model/timeZones';
 import { SETTINGS } from '../paths';
+import { BackControl } from '../../../components/BackControl';
 import '../account.css';
 
 export function DateAndTimePage() {
@@ -29,9 +29,7 @@ export function DateAndTimePage() {
 
   return (
     <main className="page account">
-      <Link to={SETTINGS} className="account-back">
-        ‹ Settings
-      </Link>
+      <BackControl to={SETTINGS} label="Settings" />
       <h1>Date and Time</h1>
       <section className="account-section" aria-labelledby="date-formats">
         <h2 id="date-formats">Formats</h2>

@@ -2,7 +2,6 @@
 //! event's description, date and time, IP address and device — filtered by action and by a date
 //! range, 20 at a time with 'Load more'.
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
 import type { ActionLog } from '../../../lib/api/types';
@@ -18,6 +17,7 @@ import {
   type HistoryFilters,
 } from '../model/history';
 import { SETTINGS } from '../paths';
+import { BackControl } from '../../../components/BackControl';
 import '../account.css';
 
 const isAction = (value: string): value is HistoryAction => value in ACTION_LABELS;
@@ -85,9 +85,7 @@ export function EventsHistoryPage() {
 
   return (
     <main className="page account">
-      <Link to={SETTINGS} className="account-back">
-        ‹ Settings
-      </Link>
+      <BackControl to={SETTINGS} label="Settings" />
       <h1>Events History</h1>
       <div className="account-filters" role="group" aria-label="Filters">
         <div className="field">

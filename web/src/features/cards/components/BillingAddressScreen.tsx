@@ -6,6 +6,7 @@ import { useId } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { AddressForm, addressSchema, fullAddress, type Address } from '../../../components/address';
 import { PrimaryButton } from '../../../components/PrimaryButton';
+import { BackControl } from '../../../components/BackControl';
 
 const schema = addressSchema();
 
@@ -22,9 +23,7 @@ export function BillingAddressScreen({ initial, onSave, onBack }: Props) {
   return (
     <div className="fullscreen billing-address" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`}>
       <header className="fullscreen__bar">
-        <button type="button" className="fullscreen__back" aria-label="Back" onClick={onBack}>
-          ‹
-        </button>
+        <BackControl onClick={onBack} />
         <h2 id={`${id}-title`} className="fullscreen__title">
           Credit Card Billing Address
         </h2>

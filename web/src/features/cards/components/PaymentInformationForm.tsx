@@ -23,6 +23,7 @@ import { BillingAddressScreen } from './BillingAddressScreen';
 import { CardField, INITIAL_CARD_STATE, type CardState } from './CardField';
 import { PromoAppliedDialog, PromoDialog } from './PromoDialogs';
 import { Switch } from './Switch';
+import { BackControl } from '../../../components/BackControl';
 import '../cards.css';
 
 export interface PaymentInformationProps {
@@ -151,9 +152,7 @@ export function PaymentInformationForm({
     <div className="payment-info">
       <header className="fullscreen__bar">
         {onBack && (
-          <button type="button" className="fullscreen__back" aria-label="Back" onClick={() => setDialog('out')}>
-            ‹
-          </button>
+          <BackControl onClick={() => setDialog('out')} />
         )}
         <h1 id={`${id}-title`} className="fullscreen__title">
           {title}

@@ -14,6 +14,7 @@ import { BrandIcon } from '../components/BrandIcon';
 import { CardActionSheet, type CardControls } from '../components/CardActionSheet';
 import { brandIcon, cardCaption, cardTitle } from '../model/cards';
 import { SETTINGS } from '../paths';
+import { BackControl } from '../../../components/BackControl';
 import '../cards.css';
 
 export function PaymentMethodsPage() {
@@ -33,9 +34,7 @@ export function PaymentMethodsPage() {
   return (
     <main className="page cards-page">
       <header className="cards-page__bar">
-        <button type="button" className="fullscreen__back" aria-label="Back" onClick={back}>
-          ‹
-        </button>
+        <BackControl onClick={back} />
         <h1>Payment Methods</h1>
       </header>
       {cards.isLoading && <p className="muted">Loading…</p>}

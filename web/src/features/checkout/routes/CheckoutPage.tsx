@@ -21,6 +21,7 @@ import { usePaymentMethodsQuery, usePayFromStoredAccountMutation, useStoragePric
 import { DIALOG, dialogClosed, dialogOpened, showSnackbar } from '../../../lib/ui/uiSlice';
 import { BreakdownTable } from '../components/BreakdownTable';
 import { checkoutUrl, extendStorageUrl, isDeclined, parsePurchase, successPath, totalOf, walletSavingLabel, type PayWith, type Purchase } from '../model/checkout';
+import { BackControl } from '../../../components/BackControl';
 import '../checkout.css';
 
 export function CheckoutPage() {
@@ -92,9 +93,7 @@ function Checkout({ purchase }: { purchase: Purchase }) {
 
   return (
     <main className="page checkout">
-      <Link to={extendStorageUrl(purchase.folderId)} className="checkout-back">
-        ‹ Extend Storage Date
-      </Link>
+      <BackControl to={extendStorageUrl(purchase.folderId)} label="Extend Storage Date" />
       <h1>Checkout</h1>
       <p className="muted">
         {folder.data?.name ?? 'Folder'}: {purchase.months} {purchase.months === 1 ? 'month' : 'months'} more storage

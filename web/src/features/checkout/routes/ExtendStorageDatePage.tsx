@@ -2,7 +2,7 @@
 //! options); shows the folder's current and new storage date and the price breakdown
 //! (storage-price-prolong/calculate), then goes to checkout.
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { useFolderQuery } from '../../../lib/api/evidence';
 import { usePricingQuery, useStoragePriceQuery } from '../../../lib/api/payments';
@@ -10,6 +10,7 @@ import { formatDate } from '../../../lib/format/format';
 import { BreakdownTable } from '../components/BreakdownTable';
 import { DEFAULT_MONTHS, MonthsPicker } from '../components/MonthsPicker';
 import { checkoutUrl, folderViewUrl } from '../model/checkout';
+import { BackControl } from '../../../components/BackControl';
 import '../checkout.css';
 
 export function ExtendStorageDatePage() {
@@ -25,9 +26,7 @@ export function ExtendStorageDatePage() {
 
   return (
     <main className="page checkout">
-      <Link to={folderViewUrl(folderId)} className="checkout-back">
-        ‹ {folder.data?.name ?? 'Folder'}
-      </Link>
+      <BackControl to={folderViewUrl(folderId)} label={folder.data?.name ?? 'Folder'} />
       <h1>Extend Storage Date</h1>
       {folder.isError && <p className="muted">The folder could not be loaded.</p>}
       <section aria-label="Months" className="checkout-section">

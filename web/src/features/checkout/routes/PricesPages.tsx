@@ -11,15 +11,12 @@ import { usePricingQuery, useStoragePriceQuery, type Pricing } from '../../../li
 import { MESSAGES } from '../../../lib/validation/rules';
 import { BreakdownTable } from '../components/BreakdownTable';
 import { DEFAULT_MONTHS, MonthsPicker } from '../components/MonthsPicker';
+import { BackControl } from '../../../components/BackControl';
 import '../checkout.css';
 
 function Back() {
   const goBack = useGoBack('/dashboard/settings');
-  return (
-    <button type="button" className="link checkout-back" onClick={goBack}>
-      ‹ Back
-    </button>
-  );
+  return <BackControl onClick={goBack} />;
 }
 
 const percent = (value: number) => `${value}%`;

@@ -1,7 +1,7 @@
 //! Delete files (`/delete-files/:folderId`): pick files, delete the selection after a confirmation;
 //! leaving with a selection asks 'Leave this page?' first (in-app navigation and page unload alike).
 import { useEffect, useRef, useState } from 'react';
-import { Link, useBlocker, useNavigate, useParams } from 'react-router';
+import { useBlocker, useNavigate, useParams } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PrimaryButton } from '../../../components/PrimaryButton';
@@ -12,6 +12,7 @@ import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { FileThumbnail } from '../components/FileThumbnail';
 import { allSelected, allToggled, pruned, toggled, type Selection } from '../model/selection';
 import { folderViewUrl } from '../paths';
+import { BackControl } from '../../../components/BackControl';
 
 export const LEAVE_TITLE = 'Leave this page?';
 export const LEAVE_SUBTITLE = 'Your progress and data will be lost.';
@@ -72,9 +73,7 @@ export function DeleteFilesPage() {
 
   return (
     <main className="page files">
-      <Link to={folderViewUrl(folderId)} className="files-back">
-        ‹ {folder.data?.name ?? 'Folder'}
-      </Link>
+      <BackControl to={folderViewUrl(folderId)} label={folder.data?.name ?? 'Folder'} />
       <h1>Delete files</h1>
       {items.isLoading && <p className="muted">Loading…</p>}
       {items.data?.length === 0 && <p className="muted">This folder has no files.</p>}

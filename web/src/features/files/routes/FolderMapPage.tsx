@@ -1,12 +1,13 @@
 //! A folder's files on a map (`/folder-map-view?folderId=`): a marker per spot where files were
 //! taken, counting them, its popup with their names and dates, and a list of the files captured
 //! without a location.
-import { Link, Navigate, useSearchParams } from 'react-router';
+import { Navigate, useSearchParams } from 'react-router';
 import { useFolderQuery, useItemsQuery } from '../../../lib/api/evidence';
 import { formatDateTime, truncateName } from '../../../lib/format/format';
 import { LazyMapView as MapView } from '../components/LazyMapView';
 import { groupByPosition, splitByLocation } from '../model/geo';
 import { folderViewUrl, MY_FILES } from '../paths';
+import { BackControl } from '../../../components/BackControl';
 
 export function FolderMapPage() {
   const [params] = useSearchParams();
@@ -18,9 +19,7 @@ export function FolderMapPage() {
 
   return (
     <main className="page files">
-      <Link to={folderViewUrl(folderId)} className="files-back">
-        ‹ {folder.data?.name ?? 'Folder'}
-      </Link>
+      <BackControl to={folderViewUrl(folderId)} label={folder.data?.name ?? 'Folder'} />
       <h1>Map</h1>
       {items.isLoading && <p className="muted">Loading…</p>}
       {items.data && (

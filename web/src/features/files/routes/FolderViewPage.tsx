@@ -17,6 +17,7 @@ import { StorageTag } from '../components/StorageTag';
 import { useFileOpener } from '../components/useFileOpener';
 import { retakeUrl, type FileAction, type FileItem } from '../model/menus';
 import { deleteFilesUrl, extendStorageDateUrl, folderMapUrl, MY_FILES, proofMetadataUrl } from '../paths';
+import { BackControl } from '../../../components/BackControl';
 
 /** While a file is on its way or being checked, the list refreshes itself. */
 export const POLL_MS = 5000;
@@ -82,9 +83,7 @@ function FolderView({ folderId }: { folderId: string }) {
 
   return (
     <main className="page files">
-      <Link to={MY_FILES} className="files-back">
-        ‹ My Files
-      </Link>
+      <BackControl to={MY_FILES} label="My Files" />
       <h1>{folder.data?.name ?? 'Folder'}</h1>
       {folder.data && (
         <p className="files-folder-info">

@@ -8,6 +8,7 @@ import { formatDate } from '../../../lib/format/format';
 import { LazyMapView as MapView } from '../components/LazyMapView';
 import { folderPosition, type LatLng } from '../model/geo';
 import { folderViewUrl, MY_FILES } from '../paths';
+import { BackControl } from '../../../components/BackControl';
 
 /** Loads one folder's files and reports where the folder goes (renders nothing). */
 function FolderLocator({ folderId, onLocated }: { folderId: string; onLocated: (id: string, position: LatLng | null) => void }) {
@@ -41,9 +42,7 @@ export function FoldersMapPage() {
 
   return (
     <main className="page files">
-      <Link to={MY_FILES} className="files-back">
-        ‹ My Files
-      </Link>
+      <BackControl to={MY_FILES} label="My Files" />
       <h1>Folders map</h1>
       {list.map((folder) => (
         <FolderLocator key={folder.id} folderId={folder.id} onLocated={onLocated} />

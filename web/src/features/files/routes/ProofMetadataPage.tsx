@@ -1,9 +1,10 @@
 //! Proof metadata (`/proof-metadata-view/:folderId`): every recorded fact of every file of a folder.
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { useFolderQuery, useItemsQuery } from '../../../lib/api/evidence';
 import { formatDate } from '../../../lib/format/format';
 import { FileFacts } from '../components/FileFacts';
 import { folderViewUrl } from '../paths';
+import { BackControl } from '../../../components/BackControl';
 
 export function ProofMetadataPage() {
   const { folderId = '' } = useParams();
@@ -11,9 +12,7 @@ export function ProofMetadataPage() {
   const items = useItemsQuery(folderId);
   return (
     <main className="page files">
-      <Link to={folderViewUrl(folderId)} className="files-back">
-        ‹ {folder.data?.name ?? 'Folder'}
-      </Link>
+      <BackControl to={folderViewUrl(folderId)} label={folder.data?.name ?? 'Folder'} />
       <h1>Proof metadata</h1>
       {folder.data && (
         <p className="muted">

@@ -1,7 +1,7 @@
 //! A legal document: a back link to /legal, the title, the date it took effect, and its sections
 //! as plain headings and paragraphs.
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { BackControl } from '../../../components/BackControl';
 import '../info.css';
 
 export interface Section {
@@ -18,9 +18,7 @@ interface Props {
 export function InfoDocument({ title, effective, sections }: Props) {
   return (
     <main className="page info-text">
-      <Link to="/legal" className="link info-back">
-        ‹ Legal
-      </Link>
+      <BackControl to="/legal" label="Legal" />
       <h1>{title}</h1>
       <p className="muted">Effective {effective}</p>
       {sections.map((section) => (

@@ -40,7 +40,7 @@ describe('information pages', () => {
     expect(screen.getByRole('region', { name: '4. What a record proves' })).toHaveTextContent('SHA-256');
     expect(screen.getByRole('region', { name: '6. Payments and the CreditCard Wallet' })).toHaveTextContent('Stripe');
     expect(screen.getByRole('region', { name: '8. Deleting your account' })).toHaveTextContent('grace period');
-    expect(screen.getByRole('link', { name: '‹ Legal' })).toHaveAttribute('href', '/legal');
+    expect(screen.getByRole('link', { name: 'Back to Legal' })).toHaveAttribute('href', '/legal');
   });
 
   it('the policy says what is stored and for how long', () => {

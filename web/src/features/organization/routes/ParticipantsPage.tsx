@@ -3,7 +3,6 @@
 //! the role matrix (model/permissions.ts): invite and revoke (owner, admin), remove (owner: anyone
 //! but themself; admin: members), change a role (owner). Members see the list only.
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { InfoBanner } from '../../../components/InfoBanner';
@@ -32,6 +31,7 @@ import { NotAnOrganization } from '../components/NotAnOrganization';
 import { RoleBadge } from '../components/RoleBadge';
 import { FAILED_MESSAGE, INVITE_REVOKED, PARTICIPANT_REMOVED, roleChangedMessage } from '../model/messages';
 import { canChangeRole, canInvite, canRemove, canRevokeInvites, displayName, invitableRoles } from '../model/permissions';
+import { BackControl } from '../../../components/BackControl';
 import '../organization.css';
 
 export const ORGANIZATION_CAPTURES = '/dashboard/organization-captures';
@@ -108,9 +108,7 @@ function Participants({ organizationName, role }: { organizationName: string; ro
 
   return (
     <main className="page org">
-      <Link to={ORGANIZATION_CAPTURES} className="org__back">
-        ‹ {organizationName}
-      </Link>
+      <BackControl to={ORGANIZATION_CAPTURES} label={organizationName} />
       <h1>Participants</h1>
       <p className="muted">
         {organizationName} · your role: <strong data-testid="my-role">{roleLabel(role)}</strong>

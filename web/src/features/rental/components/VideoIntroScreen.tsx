@@ -8,6 +8,7 @@ import { PrimaryButton } from '../../../components/PrimaryButton';
 import { introHidden } from '../../../lib/ui/uiSlice';
 import type { VideoIntro } from '../model/sections';
 import { GuidePreview } from './GuidePreview';
+import { BackControl } from '../../../components/BackControl';
 
 export const RECORDING_TIME_TITLE = 'Recording Time';
 
@@ -51,9 +52,7 @@ export function VideoIntroScreen({ intro, onBack, onTakeVideo }: Props) {
   return (
     <main className="page rental rental-intro">
       <div className="rental__bar">
-        <button type="button" className="link" onClick={() => leave(onBack)}>
-          Back
-        </button>
+        <BackControl onClick={() => leave(onBack)} />
       </div>
       <h1>{intro.title}</h1>
       <section aria-labelledby="rental-intro-guide">

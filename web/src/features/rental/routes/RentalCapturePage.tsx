@@ -26,6 +26,7 @@ import {
   type RentalKind,
 } from '../model/rental';
 import { sectionsFor, type SectionDef } from '../model/sections';
+import { BackControl } from '../../../components/BackControl';
 
 /** While a capture is on its way or its thumbnail is being made, look again this often. */
 const POLL_MS = 3000;
@@ -122,9 +123,7 @@ export function RentalCapturePage({ kind }: { kind: RentalKind }) {
     return (
       <main className="page rental">
         <div className="rental__bar">
-          <button type="button" className="link" onClick={closeSubView}>
-            Back
-          </button>
+          <BackControl onClick={closeSubView} />
         </div>
         <h1>Compare with {momentLabel(kind, 'pickup')}</h1>
         <p className="muted">

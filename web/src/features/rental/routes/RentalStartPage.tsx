@@ -22,6 +22,7 @@ import {
   type RentalKind,
 } from '../model/rental';
 import { initialSteps, readyToCreate, stepsReducer, typeOfRentalDone } from '../model/steps';
+import { BackControl } from '../../../components/BackControl';
 
 const MOMENT_HINTS: Record<RentalKind, Record<Moment, string>> = {
   vehicle: {
@@ -97,9 +98,7 @@ export function RentalStartPage({ kind }: { kind: RentalKind }) {
   return (
     <main className="page rental">
       <div className="rental__bar">
-        <button type="button" className="link" onClick={back}>
-          Back
-        </button>
+        <BackControl onClick={back} />
         {stepCount > 1 && <span className="muted">Step {stepNumber} of {stepCount}</span>}
       </div>
 

@@ -20,6 +20,7 @@ import { useDeleteStoredAccountMutation, useStoredAccountQuery, useWalletQuery, 
 import { DIALOG, dialogOpened, showSnackbar } from '../../../lib/ui/uiSlice';
 import { WalletIntro } from '../components/WalletIntro';
 import { SETTINGS, useCreateWallet, useEditWallet } from '../model/flows';
+import { BackControl } from '../../../components/BackControl';
 import '../wallet.css';
 
 export const CLOSED_MESSAGE = 'Your CreditCard Wallet has been closed.';
@@ -98,9 +99,7 @@ function WalletDetails({ account }: { account: StoredAccount }) {
   return (
     <main className="page wallet-details">
       <header className="wallet-header">
-        <button type="button" className="wallet-header__close" aria-label="Back" onClick={goBack}>
-          ‹
-        </button>
+        <BackControl onClick={goBack} />
         <h1>CreditCard Wallet</h1>
       </header>
       <section className="card" aria-label="Balance">
