@@ -3,11 +3,16 @@
 //! has finished; until then a reload, a lost network or a closed tab leaves it waiting there.
 import type { Dispatch, UnknownAction } from '@reduxjs/toolkit';
 import type { OfflineStore } from '../offline/offlineStore';
-import { uploadFulfilled, uploadPending, uploadProgressed, uploadRejected } from './uploadSlice';
+import { uploadFulfilled, uploadPending, uploadProgressed, uploadRejected, uploadRetrying } from './uploadSlice';
 import { UploadError, uploadCapture, type ByteSender, type EvidenceTransport } from './uploader';
 
 /** Waits before the automatic retries of a failure that may pass (network, 5xx, expired URL). */
 export const RETRY_DELAYS_MS = [2000, 5000, 15000];
+/** Attempts in all: the first and its retries. */
+export const UPLOAD_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+/** What a failed attempt says to the user: an UploadError's sentence, never a bare status. */
+export const UNEXPECTED_UPLOAD_FAILURE = 'The file could not be sent.';
 
 export interface QueueDeps {
   store: OfflineStore;
@@ -61,7 +66,8 @@ export function createUploadQueue(deps: QueueDeps): UploadQueue {
     for (let tries = 0; ; tries += 1) {
       const capture = await store.getCapture(captureId);
       if (!capture) return items.get(captureId);
-      dispatch(uploadPending(captureId));
+      // A retry keeps the row's 'retrying' state (set below) until its own progress can be timed.
+      if (tries === 0) dispatch(uploadPending(captureId));
       try {
         const itemId = await uploadCapture(capture, {
           transport,
@@ -79,11 +85,12 @@ export function createUploadQueue(deps: QueueDeps): UploadQueue {
           return undefined;
         }
         const retryable = error instanceof UploadError ? error.retryable : true;
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = error instanceof UploadError ? error.message : UNEXPECTED_UPLOAD_FAILURE;
         if (!retryable || tries >= RETRY_DELAYS_MS.length || !isOnline()) {
           dispatch(uploadRejected({ id: captureId, reason }));
           return undefined;
         }
+        dispatch(uploadRetrying({ id: captureId, attempt: tries + 2, attempts: UPLOAD_ATTEMPTS, reason }));
         await sleep(RETRY_DELAYS_MS[tries] ?? 0);
         if (signal.aborted || !isOnline()) {
           dispatch(uploadRejected({ id: captureId, reason }));

@@ -3,17 +3,62 @@
 //! no upload progress).
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { errorStatus, firstErrorMessage, SERVER_ERROR_MESSAGE } from '../api/errors';
-import { evidenceApi } from '../api/evidence';
+import { EXPIRED_MESSAGE, evidenceApi } from '../api/evidence';
 import { UploadError, type ByteSender, type CreatedRef, type EvidenceTransport, type UploadPlan } from './uploader';
 
 /** What a failed upload row says when the reason is the connection. */
 export const CONNECTION_LOST = 'The connection was lost. The file waits on this device and is sent when the network returns.';
 
-function failure(error: unknown): UploadError {
+/**
+ * Why an upload failed, in words, when the server gave no message of its own: a row never shows
+ * a bare HTTP status.
+ */
+export const UPLOAD_REASONS = {
+  signedOut: 'Your session has ended. Log in again to send this file.',
+  notAllowed: 'You cannot add files to this folder.',
+  notFound: 'The folder of this file no longer exists.',
+  tooLarge: 'The file is too large to upload.',
+  busy: 'The server is busy.',
+  refused: 'The server did not accept the file.',
+  linkExpired: 'The upload link expired before the file was sent.',
+  storageDown: 'The file storage is not answering.',
+  storageRefused: 'The file storage did not accept the file.',
+} as const;
+
+/** The evidence API's status in words (its own message is preferred, see `failure`). */
+export function apiFailureReason(status: number): string {
+  if (status >= 500) return SERVER_ERROR_MESSAGE;
+  if (status === 401) return UPLOAD_REASONS.signedOut;
+  if (status === 403) return UPLOAD_REASONS.notAllowed;
+  if (status === 404) return UPLOAD_REASONS.notFound;
+  if (status === 409 || status === 410) return EXPIRED_MESSAGE;
+  if (status === 413) return UPLOAD_REASONS.tooLarge;
+  if (status === 429) return UPLOAD_REASONS.busy;
+  return UPLOAD_REASONS.refused;
+}
+
+/** The file store's (S3's) answer in words: by its error code when it sent one, else by status. */
+export function storageFailureReason(status: number, body = ''): string {
+  const code = /<Code>([^<]+)<\/Code>/.exec(body)?.[1];
+  if (code === 'EntityTooLarge' || status === 413) return UPLOAD_REASONS.tooLarge;
+  if (code === 'AccessDenied' || code === 'ExpiredToken' || code === 'RequestExpired' || status === 403) return UPLOAD_REASONS.linkExpired;
+  if (status >= 500 || code === 'SlowDown') return UPLOAD_REASONS.storageDown;
+  return UPLOAD_REASONS.storageRefused;
+}
+
+/** The HTTP status of a failed call, also when its body was not JSON (Envoy's plain 503). */
+function httpStatus(error: unknown): number | undefined {
   const status = errorStatus(error);
+  if (status !== undefined) return status;
+  const original = error && typeof error === 'object' && 'originalStatus' in error ? error.originalStatus : undefined;
+  return typeof original === 'number' ? original : undefined;
+}
+
+function failure(error: unknown): UploadError {
+  const status = httpStatus(error);
   if (status === undefined) return new UploadError(CONNECTION_LOST, true);
-  if (status >= 500 || status === 429) return new UploadError(firstErrorMessage(error, SERVER_ERROR_MESSAGE), true);
-  return new UploadError(firstErrorMessage(error, SERVER_ERROR_MESSAGE), false);
+  const message = firstErrorMessage(error, apiFailureReason(status));
+  return new UploadError(message, status >= 500 || status === 429);
 }
 
 async function call<T>(request: { unwrap(): Promise<T>; reset?: () => void }): Promise<T> {
@@ -79,7 +124,7 @@ function send(
       settle();
       if (xhr.status >= 200 && xhr.status < 300) resolve();
       // An expired presigned request (403) or a store in trouble: a new attempt gets fresh URLs.
-      else reject(new UploadError(`The storage refused the upload (HTTP ${xhr.status}).`, true));
+      else reject(new UploadError(storageFailureReason(xhr.status, xhr.responseText), true));
     };
     xhr.onerror = () => {
       settle();

@@ -14,6 +14,7 @@ import {
   uploadReducer,
   uploadRejected,
   uploadRemoved,
+  uploadRetrying,
   uploadsReset,
   type UploadState,
 } from './uploadSlice';
@@ -86,10 +87,10 @@ describe('upload states (spec §4)', () => {
     store.dispatch(uploadRejected({ id: 'b', reason: 'x' }));
     store.dispatch(uploadRemoved('a'));
     store.dispatch(uploadRemoved('b'));
-    expect(store.getState().upload).toEqual({ pending: [], rejected: [], fulfilled: [], progress: {}, errors: {} });
+    expect(store.getState().upload).toEqual({ pending: [], rejected: [], fulfilled: [], progress: {}, errors: {}, retries: {} });
     store.dispatch(uploadFulfilled('c'));
     store.dispatch(uploadsReset());
-    expect(store.getState().upload).toEqual({ pending: [], rejected: [], fulfilled: [], progress: {}, errors: {} });
+    expect(store.getState().upload).toEqual({ pending: [], rejected: [], fulfilled: [], progress: {}, errors: {}, retries: {} });
   });
 });
 
@@ -153,5 +154,35 @@ describe('remaining time estimate', () => {
     store.dispatch(at(100_000, 2000));
     store.dispatch(uploadFulfilled('f'));
     expect(selectRemainingSeconds(store.getState(), 'f')).toBeUndefined();
+  });
+});
+
+describe('a retried upload (spec §4 row)', () => {
+  it('stays pending, drops the failed attempt\'s progress and says which attempt follows until it can estimate', () => {
+    const store = newStore();
+    store.dispatch(uploadPending('a'));
+    store.dispatch(uploadProgressed({ id: 'a', loaded: 10, total: 100, at: 0 }));
+    store.dispatch(uploadRetrying({ id: 'a', attempt: 2, attempts: 4, reason: 'The file storage is not answering.' }));
+    const state = store.getState();
+    expect(selectUploadStatus(state, 'a')).toBe('pending');
+    expect(selectUploadProgress(state, 'a')).toBeUndefined();
+    const retry = state.upload.retries.a;
+    expect(remainingLabel(selectRemainingSeconds(state, 'a'), retry)).toBe('Upload failed, retrying (attempt 2 of 4)...');
+    // The new attempt's progress, once timed, gives the remaining time again.
+    store.dispatch(uploadProgressed({ id: 'a', loaded: 0, total: 100, at: 0 }));
+    store.dispatch(uploadProgressed({ id: 'a', loaded: 50, total: 100, at: 2000 }));
+    const later = store.getState();
+    expect(remainingLabel(selectRemainingSeconds(later, 'a'), later.upload.retries.a)).toBe('2s');
+  });
+
+  it('forgets the retry once the file is uploaded or rejected', () => {
+    const store = newStore();
+    store.dispatch(uploadRetrying({ id: 'a', attempt: 2, attempts: 4, reason: 'x' }));
+    store.dispatch(uploadFulfilled('a'));
+    expect(store.getState().upload.retries).toEqual({});
+    store.dispatch(uploadRetrying({ id: 'b', attempt: 4, attempts: 4, reason: 'x' }));
+    store.dispatch(uploadRejected({ id: 'b', reason: 'The file storage is not answering.' }));
+    expect(store.getState().upload.retries).toEqual({});
+    expect(selectUploadError(store.getState(), 'b')).toBe('The file storage is not answering.');
   });
 });

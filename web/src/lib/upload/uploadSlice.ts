@@ -29,6 +29,15 @@ export interface UploadState {
   progress: Record<string, UploadProgress>;
   /** Why a rejected file was rejected, when known. */
   errors: Record<string, string>;
+  /** A pending file whose last attempt failed and that is being tried again, by id. */
+  retries: Record<string, UploadRetry>;
+}
+
+/** The next attempt of a failed upload, out of how many, and why the last one failed. */
+export interface UploadRetry {
+  attempt: number;
+  attempts: number;
+  reason: string;
 }
 
 export interface UploadRootState {
@@ -39,7 +48,11 @@ export interface UploadRootState {
 export const ESTIMATE_MIN_ELAPSED_MS = 1000;
 export const INITIALIZING_LABEL = 'Initializing...';
 
-const initialState: UploadState = { pending: [], rejected: [], fulfilled: [], progress: {}, errors: {} };
+/** What a row says while a failed upload waits for, or starts, its next attempt. */
+export const retryingLabel = ({ attempt, attempts }: Pick<UploadRetry, 'attempt' | 'attempts'>) =>
+  `Upload failed, retrying (attempt ${attempt} of ${attempts})...`;
+
+const initialState: UploadState = { pending: [], rejected: [], fulfilled: [], progress: {}, errors: {}, retries: {} };
 
 function setStatus(state: UploadState, id: string, status: UploadStatus) {
   for (const s of STATUSES) {
@@ -48,6 +61,7 @@ function setStatus(state: UploadState, id: string, status: UploadStatus) {
   if (!state[status].includes(id)) state[status].push(id);
   delete state.progress[id];
   delete state.errors[id];
+  delete state.retries[id];
 }
 
 export const uploadSlice = createSlice({
@@ -72,6 +86,15 @@ export const uploadSlice = createSlice({
         return { payload: { ...payload, at: payload.at ?? Date.now() } };
       },
     },
+    /**
+     * The attempt failed and `attempt` (of `attempts`) follows: still pending, the failed attempt's
+     * progress dropped, and the row says so until the new attempt can estimate its time.
+     */
+    uploadRetrying(state, action: PayloadAction<{ id: string } & UploadRetry>) {
+      const { id, ...retry } = action.payload;
+      setStatus(state, id, 'pending');
+      state.retries[id] = retry;
+    },
     uploadRejected(state, action: PayloadAction<{ id: string; reason?: string }>) {
       const { id, reason } = action.payload;
       setStatus(state, id, 'rejected');
@@ -86,6 +109,7 @@ export const uploadSlice = createSlice({
       for (const s of STATUSES) state[s] = state[s].filter((x) => x !== id);
       delete state.progress[id];
       delete state.errors[id];
+      delete state.retries[id];
     },
     uploadsReset() {
       return initialState;
@@ -93,7 +117,7 @@ export const uploadSlice = createSlice({
   },
 });
 
-export const { uploadPending, uploadProgressed, uploadRejected, uploadFulfilled, uploadRemoved, uploadsReset } = uploadSlice.actions;
+export const { uploadPending, uploadProgressed, uploadRetrying, uploadRejected, uploadFulfilled, uploadRemoved, uploadsReset } = uploadSlice.actions;
 export const uploadReducer = uploadSlice.reducer;
 
 export function selectUploadStatus(state: UploadRootState, id: string): UploadStatus | undefined {
@@ -109,6 +133,10 @@ export function selectUploadFraction(state: UploadRootState, id: string): number
   const p = state.upload.progress[id];
   if (!p) return undefined;
   return p.total > 0 ? Math.min(1, Math.max(0, p.loaded / p.total)) : 0;
+}
+
+export function selectUploadRetry(state: UploadRootState, id: string): UploadRetry | undefined {
+  return state.upload.retries[id];
 }
 
 export function selectUploadError(state: UploadRootState, id: string): string | undefined {
@@ -130,7 +158,11 @@ export function selectRemainingSeconds(state: UploadRootState, id: string): numb
   return ((p.total - p.loaded) * elapsed) / sent / 1000;
 }
 
-/** The row's remaining-time text: 'Initializing...' before an estimate, then h m s. */
-export function remainingLabel(seconds: number | undefined): string {
-  return seconds === undefined ? INITIALIZING_LABEL : formatRemaining(seconds);
+/**
+ * The row's remaining-time text: h m s once estimated; before that 'Initializing...', or, for an
+ * attempt after a failure, 'Upload failed, retrying (attempt n of m)...'.
+ */
+export function remainingLabel(seconds: number | undefined, retry?: UploadRetry): string {
+  if (seconds !== undefined) return formatRemaining(seconds);
+  return retry ? retryingLabel(retry) : INITIALIZING_LABEL;
 }

@@ -5,7 +5,7 @@ import { configureStore } from '@reduxjs/toolkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createOfflineStore, type OfflineStore, type StoredCapture } from '../offline/offlineStore';
 import { createUploadQueue } from './queue';
-import { uploadReducer } from './uploadSlice';
+import { remainingLabel, uploadReducer, type UploadRetry } from './uploadSlice';
 import {
   distinctFolderName,
   resolveFolder,
@@ -251,6 +251,62 @@ describe('upload queue', () => {
     expect(a).toBe('item-1');
     expect(b).toBe('item-1');
     expect(redux.getState().upload.fulfilled).toEqual(['c-1']);
+  });
+
+  it('says which attempt follows while it retries, then gives up with the last reason in words', async () => {
+    const { transport, sender } = fakes({ existingFolder: true });
+    const seen: unknown[] = [];
+    const refusing: ByteSender = {
+      ...sender,
+      postForm: async () => {
+        throw new UploadError('The upload link expired before the file was sent.', true);
+      },
+    };
+    const { store, redux } = setup(transport, refusing);
+    // What the row shows at each wait: the state as the queue goes to sleep.
+    const { dispatch } = redux;
+    const watched = createUploadQueue({
+      store,
+      transport,
+      sender: refusing,
+      dispatch,
+      isOnline: () => true,
+      sleep: async () => {
+        const upload = redux.getState().upload;
+        seen.push({ pending: upload.pending, retry: upload.retries['c-1'] });
+      },
+      withLock: async (_name, work) => {
+        await work();
+        return true;
+      },
+    });
+    await store.addCapture(capture());
+    expect(await watched.upload('c-1')).toBeUndefined();
+    const reason = 'The upload link expired before the file was sent.';
+    expect(seen).toEqual([
+      { pending: ['c-1'], retry: { attempt: 2, attempts: 4, reason } },
+      { pending: ['c-1'], retry: { attempt: 3, attempts: 4, reason } },
+      { pending: ['c-1'], retry: { attempt: 4, attempts: 4, reason } },
+    ]);
+    expect(remainingLabel(undefined, (seen[0] as { retry: UploadRetry }).retry)).toBe(
+      'Upload failed, retrying (attempt 2 of 4)...',
+    );
+    const upload = redux.getState().upload;
+    expect(upload.rejected).toEqual(['c-1']);
+    expect(upload.errors['c-1']).toBe(reason);
+    expect(upload.retries['c-1']).toBeUndefined();
+    expect(await store.count()).toBe(1);
+  });
+
+  it('says an unexpected failure in words rather than its technical message', async () => {
+    const { transport, sender } = fakes({ existingFolder: true });
+    const createItem = vi.fn(async () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'id')");
+    });
+    const { store, redux, queue } = setup({ ...transport, createItem }, sender);
+    await store.addCapture(capture());
+    await queue.upload('c-1');
+    expect(redux.getState().upload.errors['c-1']).toBe('The file could not be sent.');
   });
 
   it('uploads a situation in the order stored', async () => {

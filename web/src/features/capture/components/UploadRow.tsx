@@ -1,5 +1,6 @@
-//! An upload row (spec §4): 'Uploaded', 'Error' with a retake, a progress bar with the remaining
-//! time ('Initializing...' before an estimate), or waiting for the network.
+//! An upload row (spec §4): 'Uploaded', 'Error' with a retake and the reason in words, a progress
+//! bar with the remaining time ('Initializing...' before an estimate; after a failed attempt
+//! 'Upload failed, retrying (attempt n of m)...' and why it failed), or waiting for the network.
 import { useAppSelector } from '../../../app/hooks';
 import { formatDuration, formatFileSize, truncateName } from '../../../lib/format/format';
 import type { CaptureInfo } from '../../../lib/offline/offlineStore';
@@ -8,6 +9,7 @@ import {
   selectRemainingSeconds,
   selectUploadError,
   selectUploadFraction,
+  selectUploadRetry,
   selectUploadStatus,
 } from '../../../lib/upload/uploadSlice';
 
@@ -42,6 +44,7 @@ export function UploadRow({ capture, preview, online, onRetake, onRetry }: Props
   const fraction = useAppSelector((state) => selectUploadFraction(state, capture.id));
   const remaining = useAppSelector((state) => selectRemainingSeconds(state, capture.id));
   const error = useAppSelector((state) => selectUploadError(state, capture.id));
+  const retry = useAppSelector((state) => selectUploadRetry(state, capture.id));
   const thumb = previewUrl(preview);
 
   return (
@@ -77,10 +80,15 @@ export function UploadRow({ capture, preview, online, onRetake, onRetry }: Props
           </div>
         )}
         {status === 'pending' && (
-          <div className="upload-row__progress">
-            <progress max={1} value={fraction ?? 0} aria-label={`Uploading ${capture.name}`} />
-            <span className="muted">{remainingLabel(remaining)}</span>
-          </div>
+          <>
+            <div className="upload-row__progress">
+              <progress max={1} value={fraction ?? 0} aria-label={`Uploading ${capture.name}`} />
+              <span className="muted" role="status">
+                {remainingLabel(remaining, retry)}
+              </span>
+            </div>
+            {retry && remaining === undefined && <p className="upload-row__reason muted">{retry.reason}</p>}
+          </>
         )}
         {status === undefined && <p className="upload-row__status muted">{online ? 'Waiting' : WAITING_LABEL}</p>}
       </div>
