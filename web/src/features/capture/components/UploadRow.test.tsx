@@ -35,6 +35,7 @@ describe('the upload row', () => {
   it("says 'Initializing...' on a first attempt", () => {
     renderRow(uploadPending('c-1'));
     expect(screen.getByRole('status')).toHaveTextContent('Initializing...');
+    expect(screen.getByRole('progressbar', { name: 'Uploading Photo_20261121_090512' })).toBeInTheDocument();
   });
 
   it('says which attempt follows and why the last one failed while it retries', () => {
@@ -42,6 +43,7 @@ describe('the upload row', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Upload failed, retrying (attempt 2 of 4)...');
     expect(screen.getByText('The upload link expired before the file was sent.')).toBeInTheDocument();
     expect(screen.queryByText('Initializing...')).toBeNull();
+    expect(screen.queryByRole('progressbar')).toBeNull();
   });
 
   it('gives up with Error and the reason in a sentence', () => {

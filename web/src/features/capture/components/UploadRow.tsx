@@ -82,7 +82,8 @@ export function UploadRow({ capture, preview, online, onRetake, onRetry }: Props
         {status === 'pending' && (
           <>
             <div className="upload-row__progress">
-              <progress max={1} value={fraction ?? 0} aria-label={`Uploading ${capture.name}`} />
+              {/* Between attempts nothing is being sent: the words say what happens instead. */}
+              {!(retry && remaining === undefined) && <progress max={1} value={fraction ?? 0} aria-label={`Uploading ${capture.name}`} />}
               <span className="muted" role="status">
                 {remainingLabel(remaining, retry)}
               </span>
