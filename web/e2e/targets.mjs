@@ -3,10 +3,12 @@
 /* global document, getComputedStyle, innerHeight -- the function runs in the browser. */
 
 /**
- * The visible controls under 24 x 24 CSS px that the spacing exception does not cover; links
- * inside a sentence (a block with other text) are exempt, as WCAG 2.5.8 allows.
+ * The visible controls under 24 x 24 CSS px; links inside a sentence (a block with other text) are
+ * exempt, as WCAG 2.5.8 allows. With `spacing`, also those its spacing exception covers (a 24 px
+ * circle on the control's centre meets no other control); without, every other control must be
+ * 24 x 24 itself, the app's own rule.
  */
-export function undersizedTargets() {
+export function undersizedTargets({ spacing = false } = {}) {
   const MIN = 24;
   const selector = 'button, a[href], input[type=checkbox], input[type=radio], [role=button], select, input[type=range]';
   const visible = (el) => {
@@ -30,6 +32,6 @@ export function undersizedTargets() {
       return small(o) ? Math.hypot(c[0] - centre(o.r)[0], c[1] - centre(o.r)[1]) >= MIN : distanceToRect(c, o.r) >= MIN / 2;
     });
   return targets
-    .filter((t) => small(t) && !inSentence(t.el) && !spaced(t))
+    .filter((t) => small(t) && !inSentence(t.el) && !(spacing && spaced(t)))
     .map((t) => `${t.el.tagName.toLowerCase()} '${(t.el.getAttribute('aria-label') ?? t.el.textContent ?? '').trim().slice(0, 40)}' ${Math.round(t.r.width)}x${Math.round(t.r.height)}`);
 }

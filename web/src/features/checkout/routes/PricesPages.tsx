@@ -110,7 +110,9 @@ function PricingFacts({ pricing: p }: { pricing: Pricing }) {
           itself up by your chosen amount ({formatMoney(p.topUpMin)} to {formatMoney(p.topUpMax)}) whenever its balance falls below{' '}
           {formatMoney(p.autoTopUpThreshold)}.
         </p>
-        <Link to="/stored-account">CreditCard Wallet</Link>
+        <Link to="/stored-account" className="link-block">
+          CreditCard Wallet
+        </Link>
       </section>
     </>
   );
