@@ -122,21 +122,46 @@ pub async fn deliver(
     Ok(())
 }
 
-/// Bounds how many messages (codes, usernames, invites) one destination receives per window.
-pub async fn limit_sends(state: &AppState, to: &Destination) -> Result<(), AccountsError> {
+/// Bounds the messages (codes, usernames, invites) sent: per client address whatever the
+/// destinations, per destination (an e-mail's `+tag` variants are one mailbox), and in all.
+pub async fn limit_sends(
+    state: &AppState,
+    to: &Destination,
+    client_ip: &str,
+) -> Result<(), AccountsError> {
     let limits = &state.config.limits;
-    let key = format!("accounts:code-send:{}", to.address.to_lowercase());
-    if ratelimit::hit(
-        &state.redis,
-        &key,
-        limits.code_sends_per_window,
-        limits.code_send_window_seconds,
+    let window = limits.code_send_window_seconds;
+    if !client_ip.is_empty() {
+        let key = format!("accounts:code-send:client:{client_ip}");
+        AccountsError::limited(
+            ratelimit::hit(&state.redis, &key, limits.code_sends_per_client, window).await?,
+        )?;
+    }
+    let key = format!("accounts:code-send:{}", mailbox(&to.address));
+    AccountsError::limited(
+        ratelimit::hit(&state.redis, &key, limits.code_sends_per_window, window).await?,
+    )?;
+    AccountsError::limited(
+        ratelimit::hit(
+            &state.redis,
+            "accounts:code-send:total",
+            limits.code_sends_total,
+            window,
+        )
+        .await?,
     )
-    .await?
-    {
-        Ok(())
-    } else {
-        Err(AccountsError::RateLimited)
+}
+
+/// The mailbox an address reaches: lower case, without a `+tag` in an e-mail's local part
+/// (`Ann+1@x.com` and `ann@x.com` are one inbox). Phone numbers pass unchanged.
+fn mailbox(address: &str) -> String {
+    let address = address.trim().to_lowercase();
+    match address.rsplit_once('@') {
+        Some((local, domain)) => {
+            let local = local.split_once('+').map_or(local, |(base, _)| base);
+            format!("{local}@{domain}")
+        }
+        None => address,
     }
 }
 
@@ -152,8 +177,9 @@ pub async fn send(
     subject: &str,
     purpose: Purpose,
     to: &Destination,
+    client_ip: &str,
 ) -> Result<i64, AccountsError> {
-    limit_sends(state, to).await?;
+    limit_sends(state, to, client_ip).await?;
     let limits = &state.config.limits;
     let code = format!("{:06}", rand::rng().random_range(0..1_000_000u32));
     let id = Uuid::now_v7();
@@ -330,6 +356,14 @@ pub async fn check_password_token(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plus_tags_and_case_reach_one_mailbox() {
+        assert_eq!(mailbox("Ann+1@Example.com"), "ann@example.com");
+        assert_eq!(mailbox("ann+x+y@example.com"), "ann@example.com");
+        assert_eq!(mailbox("ann@example.com"), "ann@example.com");
+        assert_eq!(mailbox("+447700900123"), "+447700900123");
+    }
 
     #[test]
     fn addresses_are_masked() {

@@ -1,6 +1,10 @@
 //! The accounts service's configuration : defaults are the local stack.
 
-use evidentia_common::config::{ConfigError, SecretString, ServiceConfig, env_or, secret_or};
+use evidentia_common::{
+    auth::LOCAL_JWT_SECRET,
+    config::{ConfigError, SecretString, ServiceConfig, env_or, secret_or, signing_secret},
+    ratelimit::Backoff,
+};
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -42,18 +46,47 @@ pub enum SmsConfig {
     },
 }
 
-/// Abuse limits (spec §4 "Session"; issue 2 §4).
+/// Abuse limits (spec §4 "Session"): what one destination, client address or account may cost.
 #[derive(Debug, Clone)]
 pub struct Limits {
     pub code_ttl_seconds: i64,
     pub code_max_attempts: i32,
+    /// Messages (codes, usernames, invites) one destination receives per window.
     pub code_sends_per_window: u32,
+    /// Messages one client address may have sent per window, whatever the destinations.
+    pub code_sends_per_client: u32,
+    /// Messages sent in all per window: a ceiling on what an abuse can cost (SMS is paid).
+    pub code_sends_total: u32,
     pub code_send_window_seconds: u64,
     pub verification_ttl_seconds: i64,
-    pub logins_per_account: u32,
-    pub logins_per_client: u32,
+    /// Wrong passwords an account and client address pair may try before each further one
+    /// waits 2, 4, 8 ... seconds.
+    pub login_free_failures_per_pair: u32,
+    /// Wrong passwords (on any account) a client address may try before its backoff starts.
+    pub login_free_failures_per_client: u32,
+    /// The longest a backoff makes anyone wait.
+    pub login_max_wait_seconds: u64,
+    /// Failures are forgotten this long after the last one.
     pub login_window_seconds: u64,
     pub contact_messages_per_hour: u32,
+}
+
+impl Limits {
+    pub fn pair_backoff(&self) -> Backoff {
+        Backoff {
+            free: self.login_free_failures_per_pair,
+            max_wait_secs: self.login_max_wait_seconds,
+            window_secs: self.login_window_seconds,
+        }
+    }
+
+    pub fn client_backoff(&self) -> Backoff {
+        Backoff {
+            free: self.login_free_failures_per_client,
+            max_wait_secs: self.login_max_wait_seconds,
+            window_secs: self.login_window_seconds,
+        }
+    }
 }
 
 impl Config {
@@ -63,17 +96,20 @@ impl Config {
             smtp_url: secret_or("SMTP_URL", "smtp://127.0.0.1:1025")?,
             mail_from: env_or("MAIL_FROM", "Evidentia <no-reply@evidentia.local>")?,
             support_email: env_or("SUPPORT_EMAIL", "support@evidentia.local")?,
-            jwt_secret: secret_or("JWT_SECRET", "local-development-only-jwt-secret-change-me")?,
+            jwt_secret: signing_secret("JWT_SECRET", LOCAL_JWT_SECRET)?,
             access_token_ttl_seconds: env_or("ACCESS_TOKEN_TTL_SECONDS", "900")?,
             refresh_token_ttl_seconds: env_or("REFRESH_TOKEN_TTL_SECONDS", "2592000")?,
             limits: Limits {
                 code_ttl_seconds: env_or("CODE_TTL_SECONDS", "600")?,
                 code_max_attempts: env_or("CODE_MAX_ATTEMPTS", "5")?,
                 code_sends_per_window: env_or("CODE_SENDS_PER_WINDOW", "5")?,
+                code_sends_per_client: env_or("CODE_SENDS_PER_CLIENT", "20")?,
+                code_sends_total: env_or("CODE_SENDS_TOTAL", "2000")?,
                 code_send_window_seconds: env_or("CODE_SEND_WINDOW_SECONDS", "3600")?,
                 verification_ttl_seconds: env_or("VERIFICATION_TTL_SECONDS", "1800")?,
-                logins_per_account: env_or("LOGINS_PER_ACCOUNT", "10")?,
-                logins_per_client: env_or("LOGINS_PER_CLIENT", "50")?,
+                login_free_failures_per_pair: env_or("LOGIN_FREE_FAILURES_PER_PAIR", "5")?,
+                login_free_failures_per_client: env_or("LOGIN_FREE_FAILURES_PER_CLIENT", "100")?,
+                login_max_wait_seconds: env_or("LOGIN_MAX_WAIT_SECONDS", "900")?,
                 login_window_seconds: env_or("LOGIN_WINDOW_SECONDS", "900")?,
                 contact_messages_per_hour: env_or("CONTACT_MESSAGES_PER_HOUR", "5")?,
             },

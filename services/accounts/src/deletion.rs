@@ -92,7 +92,7 @@ pub async fn delete(
     .bind(until)
     .execute(&mut *tx)
     .await?;
-    tokens::revoke_all(&mut tx, user_id).await?;
+    tokens::revoke_all(&mut tx, &state.config, &state.redis, user_id).await?;
     history::record(&mut tx, user_id, Action::AccountDeleted, seen).await?;
     outbox::enqueue(
         &mut tx,

@@ -154,9 +154,23 @@ impl PhoneNumber {
     }
 }
 
+/// Names and address lines are one line of plain text: no control characters, line breaks or
+/// bidirectional overrides (the gateway refuses the first and last already; this keeps the rule
+/// with the domain for any other caller).
+fn single_line(field: &str, value: &str) -> Result<(), FieldError> {
+    if evidentia_common::text::has_refused_single_line(value) {
+        return Err(FieldError::new(
+            field,
+            evidentia_common::text::REFUSED_CHARACTERS,
+        ));
+    }
+    Ok(())
+}
+
 /// A first or last name: 2 to 150 characters when given (sign-up does not ask for them).
 pub fn optional_name(field: &str, value: &str) -> Result<String, FieldError> {
     let value = value.trim();
+    single_line(field, value)?;
     if value.is_empty() {
         return Ok(String::new());
     }
@@ -179,6 +193,7 @@ pub fn name(field: &str, value: &str) -> Result<String, FieldError> {
 /// Short text (an organization's name): 3 to 30 characters.
 pub fn short_text(field: &str, value: &str) -> Result<String, FieldError> {
     let value = value.trim();
+    single_line(field, value)?;
     required(field, value)?;
     let len = value.chars().count();
     if len < 3 {
@@ -216,6 +231,7 @@ struct TextRule {
 
 fn text(field: &str, value: &str, rule: TextRule) -> Result<String, FieldError> {
     let value = value.trim();
+    single_line(field, value)?;
     if value.is_empty() {
         return if rule.required {
             Err(FieldError::new(field, REQUIRED))

@@ -1,6 +1,7 @@
 //! Every way an accounts operation can fail, and its one conversion to a gRPC status.
 
-use evidentia_common::errors::{FieldError, internal, invalid_fields, with_reason};
+use evidentia_common::errors::{FieldError, internal, invalid_fields, rate_limited, with_reason};
+use evidentia_common::ratelimit;
 use tonic::{Code, Status};
 
 #[derive(Debug, thiserror::Error)]
@@ -16,9 +17,9 @@ pub enum AccountsError {
     #[error("the e-mail verification is missing, used or expired")]
     VerificationInvalid,
     #[error("too many requests")]
-    RateLimited,
+    RateLimited { retry_after_secs: u64 },
     #[error("too many contact messages")]
-    ContactRateLimited,
+    ContactRateLimited { retry_after_secs: u64 },
     #[error("wrong credentials")]
     WrongCredentials,
     #[error("refresh token invalid")]
@@ -52,6 +53,16 @@ pub enum AccountsError {
 }
 
 impl AccountsError {
+    /// The error of a refused rate-limit verdict; `Ok` when allowed.
+    pub fn limited(verdict: ratelimit::Verdict) -> Result<(), Self> {
+        match verdict {
+            ratelimit::Verdict::Allowed => Ok(()),
+            ratelimit::Verdict::Refused { retry_after_secs } => {
+                Err(Self::RateLimited { retry_after_secs })
+            }
+        }
+    }
+
     pub fn field(field: &str, message: &str) -> Self {
         Self::Invalid(vec![FieldError::new(field, message)])
     }
@@ -91,15 +102,15 @@ impl From<AccountsError> for Status {
                 "email",
                 "Please confirm your email address again.",
             )]),
-            AccountsError::ContactRateLimited => with_reason(
-                Code::ResourceExhausted,
+            AccountsError::ContactRateLimited { retry_after_secs } => rate_limited(
                 "rate_limited",
                 "Too many messages. Please try again later.",
+                retry_after_secs,
             ),
-            AccountsError::RateLimited => with_reason(
-                Code::ResourceExhausted,
+            AccountsError::RateLimited { retry_after_secs } => rate_limited(
                 "rate_limited",
                 "Too many attempts. Please try again later.",
+                retry_after_secs,
             ),
             AccountsError::WrongCredentials => invalid_fields(&[FieldError::new(
                 "password",

@@ -173,7 +173,8 @@ impl AccountsRpc for AccountsApi {
             _ => {
                 let email = Email::parse("email", &req.email).map_err(invalid)?;
                 let to = codes::Destination::email(email.as_str());
-                let ttl = codes::send(&self.state, email.as_str(), Purpose::SignUp, &to).await?;
+                let ttl = codes::send(&self.state, email.as_str(), Purpose::SignUp, &to, &seen.ip)
+                    .await?;
                 (ttl, to.masked)
             }
         };
@@ -261,7 +262,8 @@ impl AccountsRpc for AccountsApi {
             return Err(AccountsError::field("refresh", domain::REQUIRED).into());
         }
         let mut tx = self.state.pool.begin().await.map_err(AccountsError::from)?;
-        let rotation = tokens::rotate(&mut tx, &self.state.config, &req.refresh).await?;
+        let rotation =
+            tokens::rotate(&mut tx, &self.state.config, &self.state.redis, &req.refresh).await?;
         // Commit either way: a refused reuse has revoked the family.
         tx.commit().await.map_err(AccountsError::from)?;
         match rotation {
@@ -276,7 +278,13 @@ impl AccountsRpc for AccountsApi {
     ) -> Result<Response<pb::LogoutResponse>, Status> {
         let req = request.into_inner();
         let mut conn = self.conn().await?;
-        tokens::revoke_by_token(&mut conn, &req.refresh).await?;
+        tokens::revoke_by_token(
+            &mut conn,
+            &self.state.config,
+            &self.state.redis,
+            &req.refresh,
+        )
+        .await?;
         Ok(Response::new(pb::LogoutResponse {}))
     }
 
@@ -363,9 +371,10 @@ impl AccountsRpc for AccountsApi {
         &self,
         request: Request<pb::UsernameByEmailRequest>,
     ) -> Result<Response<pb::SentTo>, Status> {
+        let seen = seen(&request);
         let req = request.into_inner();
         let email = Email::parse("email", &req.email).map_err(invalid)?;
-        let sent_to = recovery::username_by_email(&self.state, &email).await?;
+        let sent_to = recovery::username_by_email(&self.state, &email, &seen).await?;
         Ok(Response::new(pb::SentTo { sent_to }))
     }
 
@@ -373,12 +382,13 @@ impl AccountsRpc for AccountsApi {
         &self,
         request: Request<pb::UsernameByPhoneRequest>,
     ) -> Result<Response<pb::SentTo>, Status> {
+        let seen = seen(&request);
         let req = request.into_inner();
         let mut fields = Fields::default();
         let phone = phone(&mut fields, req.phone_number.as_ref());
         fields.finish().map_err(AccountsError::Invalid)?;
         let phone = phone.ok_or_else(|| Status::internal("validated phone missing"))?;
-        let sent_to = recovery::username_by_phone(&self.state, &phone).await?;
+        let sent_to = recovery::username_by_phone(&self.state, &phone, &seen).await?;
         Ok(Response::new(pb::SentTo { sent_to }))
     }
 
@@ -778,7 +788,7 @@ impl AccountsRpc for AccountsApi {
         let req = request.into_inner();
         let target = id(&req.user_id, organizations::PARTICIPANT_NOT_FOUND)?;
         let mut tx = self.state.pool.begin().await.map_err(AccountsError::from)?;
-        organizations::remove(&mut tx, user_id, target, &seen).await?;
+        organizations::remove(&mut tx, &self.state, user_id, target, &seen).await?;
         tx.commit().await.map_err(AccountsError::from)?;
         Ok(done())
     }

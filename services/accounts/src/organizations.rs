@@ -279,7 +279,7 @@ pub async fn invite(
             )
         }
     };
-    codes::limit_sends(state, &to).await?;
+    codes::limit_sends(state, &to, &seen.ip).await?;
     let code = new_code();
     let id = Uuid::now_v7();
     let expires_at = Utc::now() + chrono::Duration::seconds(state.config.invite_ttl_seconds);
@@ -501,6 +501,7 @@ pub async fn change_role(
 /// individual one.
 pub async fn remove(
     conn: &mut PgConnection,
+    state: &AppState,
     user_id: Uuid,
     target: Uuid,
     seen: &Seen,
@@ -518,7 +519,7 @@ pub async fn remove(
         .bind(target)
         .execute(&mut *conn)
         .await?;
-    tokens::revoke_all(conn, target).await?;
+    tokens::revoke_all(conn, &state.config, &state.redis, target).await?;
     history::record(conn, user_id, Action::ParticipantRemoved, seen).await?;
     history::record(conn, target, Action::ParticipantRemoved, seen).await
 }

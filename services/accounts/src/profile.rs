@@ -24,11 +24,10 @@ pub async fn verify_password(
     if password.is_empty() {
         return Err(AccountsError::field("password", crate::domain::REQUIRED));
     }
-    // Guessing a password here counts against the same limit as signing in.
-    users::limit_account_attempts(state, &users::account_key(user_id)).await?;
     let mut tx = state.pool.begin().await?;
     users::require_active(&mut tx, user_id).await?;
-    if !users::check_password(&mut tx, user_id, password).await? {
+    // Guessing a password here waits out the same backoff as signing in from this address.
+    if !users::check_password(&mut tx, state, user_id, &seen.ip, password).await? {
         return Err(AccountsError::WrongCredentials);
     }
     let ttl = state.config.password_token_ttl_seconds;
@@ -198,7 +197,7 @@ pub async fn change_contact(
     }
     let Some(code) = code else {
         let to = contact.destination();
-        let ttl = codes::send(state, &subject, contact.purpose(), &to).await?;
+        let ttl = codes::send(state, &subject, contact.purpose(), &to, &seen.ip).await?;
         history::record(&mut conn, user_id, Action::CodeSent, seen).await?;
         return Ok(Change::CodeSent {
             expires_in_seconds: ttl,

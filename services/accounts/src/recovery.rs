@@ -108,8 +108,9 @@ async fn send_username(
     state: &AppState,
     contact: &Contact,
     to: &Destination,
+    seen: &Seen,
 ) -> Result<String, AccountsError> {
-    codes::limit_sends(state, to).await?;
+    codes::limit_sends(state, to, &seen.ip).await?;
     let text = format!(
         "Your Evidentia username is {}\n\nIf you did not ask for it, ignore this message.",
         contact.username
@@ -118,7 +119,11 @@ async fn send_username(
     Ok(to.masked.clone())
 }
 
-pub async fn username_by_email(state: &AppState, email: &Email) -> Result<String, AccountsError> {
+pub async fn username_by_email(
+    state: &AppState,
+    email: &Email,
+    seen: &Seen,
+) -> Result<String, AccountsError> {
     let mut conn = state.pool.acquire().await?;
     let contact: Contact = sqlx::query_as(&format!(
         "{CONTACT} WHERE lower(email) = $1 AND deleted_at IS NULL"
@@ -127,19 +132,20 @@ pub async fn username_by_email(state: &AppState, email: &Email) -> Result<String
     .fetch_optional(&mut *conn)
     .await?
     .ok_or_else(|| AccountsError::field("email", NO_EMAIL))?;
-    send_username(state, &contact, &contact.email_destination()).await
+    send_username(state, &contact, &contact.email_destination(), seen).await
 }
 
 pub async fn username_by_phone(
     state: &AppState,
     phone: &PhoneNumber,
+    seen: &Seen,
 ) -> Result<String, AccountsError> {
     let mut conn = state.pool.acquire().await?;
     let contact = by_phone(&mut conn, phone)
         .await?
         .ok_or_else(|| AccountsError::field("phone_number", NO_PHONE))?;
     let to = Destination::phone(&phone.country_code, &phone.national_number);
-    send_username(state, &contact, &to).await
+    send_username(state, &contact, &to, seen).await
 }
 
 /// Sends a password-reset code to the account's e-mail or phone.
@@ -152,7 +158,14 @@ pub async fn send_reset_code(
     let mut conn = state.pool.acquire().await?;
     let contact = by_login(&mut conn, login).await?;
     let to = contact.destination(channel)?;
-    let ttl = codes::send(state, &contact.id.to_string(), Purpose::PasswordReset, &to).await?;
+    let ttl = codes::send(
+        state,
+        &contact.id.to_string(),
+        Purpose::PasswordReset,
+        &to,
+        &seen.ip,
+    )
+    .await?;
     history::record(&mut conn, contact.id, Action::CodeSent, seen).await?;
     Ok((ttl, to.masked))
 }
@@ -221,7 +234,7 @@ pub async fn reset_password(
         }
     };
     users::set_password(&mut tx, user_id, new_password).await?;
-    tokens::revoke_all(&mut tx, user_id).await?;
+    tokens::revoke_all(&mut tx, &state.config, &state.redis, user_id).await?;
     history::record(&mut tx, user_id, action, seen).await?;
     let pair = tokens::issue(&mut tx, &state.config, user_id).await?;
     tx.commit().await?;

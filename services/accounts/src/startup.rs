@@ -82,7 +82,10 @@ pub async fn run_with(
         mailer,
         sms,
     };
-    let health = grpc::health_service(&["evidentia.accounts.v1.AccountsService"]).await;
+    let health = infra.health_service(
+        &["evidentia.accounts.v1.AccountsService"],
+        Some(state.redis.clone()),
+    );
     let router = grpc::server()
         .add_service(health)
         .add_service(AccountsServiceServer::new(AccountsApi::new(state)));

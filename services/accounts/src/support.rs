@@ -64,7 +64,7 @@ pub async fn send(
 ) -> Result<(), AccountsError> {
     let limits = &state.config.limits;
     let sender = client_ip.unwrap_or_else(|| message.email.as_str());
-    if !ratelimit::hit(
+    if let ratelimit::Verdict::Refused { retry_after_secs } = ratelimit::hit(
         &state.redis,
         &format!("accounts:contact:{sender}"),
         limits.contact_messages_per_hour,
@@ -72,7 +72,7 @@ pub async fn send(
     )
     .await?
     {
-        return Err(AccountsError::ContactRateLimited);
+        return Err(AccountsError::ContactRateLimited { retry_after_secs });
     }
     let body = format!(
         "From: {} <{}>\nClient address: {}\nSubject: {}\n\n{}\n",

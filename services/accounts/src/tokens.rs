@@ -1,11 +1,14 @@
 //! Sessions: short-lived access tokens and rotating refresh tokens. A refresh token is used once;
 //! presenting a used one again revokes its whole family (the session), since either the user or
-//! a thief holds a copy.
+//! a thief holds a copy. The family's id is the session id in every access token it issues; a
+//! session that ends goes on the deny-list the gateway checks, before the transaction that ends
+//! it commits (a failed commit then costs the session its access tokens, never the reverse).
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::{Duration, Utc};
 use evidentia_common::auth;
 use rand::RngCore;
+use redis::aio::ConnectionManager;
 use sha2::{Digest, Sha256};
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -56,7 +59,12 @@ async fn issue_in_family(
     .bind(Utc::now() + Duration::seconds(config.refresh_token_ttl_seconds))
     .execute(conn)
     .await?;
-    let access = auth::issue_access(&config.jwt_secret, user_id, config.access_token_ttl_seconds)?;
+    let access = auth::issue_access(
+        &config.jwt_secret,
+        user_id,
+        family_id,
+        config.access_token_ttl_seconds,
+    )?;
     Ok(TokenPair {
         access,
         refresh,
@@ -86,6 +94,7 @@ pub enum Rotation {
 pub async fn rotate(
     conn: &mut PgConnection,
     config: &Config,
+    redis: &ConnectionManager,
     refresh: &str,
 ) -> Result<Rotation, AccountsError> {
     let stored: Option<StoredToken> = sqlx::query_as(
@@ -102,7 +111,7 @@ pub async fn rotate(
     }
     if token.used_at.is_some() {
         tracing::warn!(user.id = %token.user_id, "refresh token reused; revoking its family");
-        revoke_family(conn, token.family_id).await?;
+        revoke_family(conn, config, redis, token.family_id).await?;
         return Ok(Rotation::Refused);
     }
     sqlx::query("UPDATE refresh_tokens SET used_at = now() WHERE id = $1")
@@ -114,34 +123,61 @@ pub async fn rotate(
 }
 
 /// Ends the session the refresh token belongs to.
-pub async fn revoke_by_token(conn: &mut PgConnection, refresh: &str) -> Result<(), AccountsError> {
-    sqlx::query(
+pub async fn revoke_by_token(
+    conn: &mut PgConnection,
+    config: &Config,
+    redis: &ConnectionManager,
+    refresh: &str,
+) -> Result<(), AccountsError> {
+    let sessions: Vec<Uuid> = sqlx::query_scalar(
         "UPDATE refresh_tokens SET revoked_at = now() WHERE revoked_at IS NULL AND family_id = \
-         (SELECT family_id FROM refresh_tokens WHERE token_hash = $1)",
+         (SELECT family_id FROM refresh_tokens WHERE token_hash = $1) RETURNING family_id",
     )
     .bind(hash(refresh))
-    .execute(conn)
+    .fetch_all(&mut *conn)
     .await?;
-    Ok(())
+    deny(config, redis, sessions).await
 }
 
-async fn revoke_family(conn: &mut PgConnection, family_id: Uuid) -> Result<(), AccountsError> {
+async fn revoke_family(
+    conn: &mut PgConnection,
+    config: &Config,
+    redis: &ConnectionManager,
+    family_id: Uuid,
+) -> Result<(), AccountsError> {
     sqlx::query(
         "UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL",
     )
     .bind(family_id)
-    .execute(conn)
+    .execute(&mut *conn)
     .await?;
-    Ok(())
+    deny(config, redis, vec![family_id]).await
 }
 
 /// Ends every session of `user_id` (password reset, deletion, removal from an organization).
-pub async fn revoke_all(conn: &mut PgConnection, user_id: Uuid) -> Result<(), AccountsError> {
-    sqlx::query(
-        "UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL",
+pub async fn revoke_all(
+    conn: &mut PgConnection,
+    config: &Config,
+    redis: &ConnectionManager,
+    user_id: Uuid,
+) -> Result<(), AccountsError> {
+    let sessions: Vec<Uuid> = sqlx::query_scalar(
+        "UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL \
+         RETURNING family_id",
     )
     .bind(user_id)
-    .execute(conn)
+    .fetch_all(&mut *conn)
     .await?;
+    deny(config, redis, sessions).await
+}
+
+async fn deny(
+    config: &Config,
+    redis: &ConnectionManager,
+    mut sessions: Vec<Uuid>,
+) -> Result<(), AccountsError> {
+    sessions.sort_unstable();
+    sessions.dedup();
+    auth::revoke_sessions(redis, &sessions, config.access_token_ttl_seconds).await?;
     Ok(())
 }

@@ -264,9 +264,14 @@ pub async fn find_by_login(
     .await?)
 }
 
-/// Checks a login and password the way sign-in does: required fields, rate limits per client and
-/// per account, one message for an unknown user and a wrong password. A failed attempt on a known
-/// account is recorded in its history.
+/// Checks a login and password the way sign-in does: required fields, failure backoff, one
+/// message for an unknown user and a wrong password. A failed attempt on a known account is
+/// recorded in its history.
+///
+/// Guessing is slowed, never turned into a lockout of the owner (OWASP's authentication
+/// guidance): failures count per account and client address together, so a stranger hammering a
+/// username only makes *their own* attempts wait, and per client address across accounts, where
+/// only failures count, so an office behind one address signing in correctly is never slowed.
 pub async fn authenticate(
     state: &AppState,
     login: &str,
@@ -282,57 +287,47 @@ pub async fn authenticate(
         fields.check::<()>(Err(FieldError::new("password", crate::domain::REQUIRED)));
     }
     fields.finish().map_err(AccountsError::Invalid)?;
-    let limits = &state.config.limits;
-    if !seen.ip.is_empty()
-        && !ratelimit::hit(
-            &state.redis,
-            &format!("accounts:login:client:{}", seen.ip),
-            limits.logins_per_client,
-            limits.login_window_seconds,
-        )
-        .await?
-    {
-        return Err(AccountsError::RateLimited);
+    let client_key = format!("accounts:login:client:{}", seen.ip);
+    if !seen.ip.is_empty() {
+        AccountsError::limited(ratelimit::backoff_check(&state.redis, &client_key).await?)?;
     }
     let mut conn = state.pool.acquire().await?;
     let found = find_by_login(&mut conn, &login).await?;
-    // Per account, whichever name was typed; an unknown login is counted under itself.
-    let account_key = match &found {
-        Some(user) => account_key(user.id),
-        None => format!("accounts:login:unknown:{login}"),
+    // Whichever name was typed, the account is one key; an unknown login is counted under itself.
+    let account = match &found {
+        Some(user) => user.id.to_string(),
+        None => format!("unknown:{login}"),
     };
-    limit_account_attempts(state, &account_key).await?;
-    let Some(user) = found else {
-        return Err(AccountsError::WrongCredentials);
+    let pair_key = attempts_key(&account, &seen.ip);
+    AccountsError::limited(ratelimit::backoff_check(&state.redis, &pair_key).await?)?;
+    let matched = match &found {
+        Some(user) => password_matches(user.password_hash.clone(), password.to_owned()).await?,
+        None => false,
     };
-    if !password_matches(user.password_hash.clone(), password.to_owned()).await? {
-        history::record(&mut conn, user.id, Action::SignInFailed, seen).await?;
+    if !matched {
+        ratelimit::backoff_fail(&state.redis, &pair_key, state.config.limits.pair_backoff())
+            .await?;
+        if !seen.ip.is_empty() {
+            ratelimit::backoff_fail(
+                &state.redis,
+                &client_key,
+                state.config.limits.client_backoff(),
+            )
+            .await?;
+        }
+        if let Some(user) = &found {
+            history::record(&mut conn, user.id, Action::SignInFailed, seen).await?;
+        }
         return Err(AccountsError::WrongCredentials);
     }
-    ratelimit::reset(&state.redis, &account_key).await?;
-    Ok(user)
+    ratelimit::backoff_reset(&state.redis, &pair_key).await?;
+    found.ok_or(AccountsError::WrongCredentials)
 }
 
-/// The rate-limit key of password attempts on an account (sign-in and password verification).
-pub fn account_key(user_id: Uuid) -> String {
-    format!("accounts:login:account:{user_id}")
-}
-
-/// Counts a password attempt on an account; too many in the window are refused.
-pub async fn limit_account_attempts(state: &AppState, key: &str) -> Result<(), AccountsError> {
-    let limits = &state.config.limits;
-    if ratelimit::hit(
-        &state.redis,
-        key,
-        limits.logins_per_account,
-        limits.login_window_seconds,
-    )
-    .await?
-    {
-        Ok(())
-    } else {
-        Err(AccountsError::RateLimited)
-    }
+/// The backoff key of password attempts on one account from one client address (sign-in and
+/// password verification share it).
+pub fn attempts_key(account: &str, client_ip: &str) -> String {
+    format!("accounts:login:pair:{account}:{client_ip}")
 }
 
 /// Signs in with a username or e-mail. A deleted account answers when it can be recovered, only
@@ -363,15 +358,25 @@ pub async fn login(
 /// Whether `password` is the user's (for password verification before sensitive changes).
 pub async fn check_password(
     conn: &mut PgConnection,
+    state: &AppState,
     user_id: Uuid,
+    client_ip: &str,
     password: &str,
 ) -> Result<bool, AccountsError> {
+    let key = attempts_key(&user_id.to_string(), client_ip);
+    AccountsError::limited(ratelimit::backoff_check(&state.redis, &key).await?)?;
     let hash: String = sqlx::query_scalar("SELECT password_hash FROM users WHERE id = $1")
         .bind(user_id)
         .fetch_optional(conn)
         .await?
         .ok_or(AccountsError::UserNotFound)?;
-    password_matches(hash, password.to_owned()).await
+    let matched = password_matches(hash, password.to_owned()).await?;
+    if matched {
+        ratelimit::backoff_reset(&state.redis, &key).await?;
+    } else {
+        ratelimit::backoff_fail(&state.redis, &key, state.config.limits.pair_backoff()).await?;
+    }
+    Ok(matched)
 }
 
 /// Sets a new password.

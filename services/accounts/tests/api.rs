@@ -161,6 +161,8 @@ impl TestApp {
             service: test_config("accounts").await,
             ..Config::from_env().unwrap()
         };
+        // The ceiling on all messages is shared by every test run on this Redis.
+        config.limits.code_sends_total = u32::MAX;
         customize(&mut config);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
@@ -213,6 +215,21 @@ impl TestApp {
                 purpose: CodePurpose::SignUp.into(),
                 ..Default::default()
             })
+            .await
+            .map(|r| r.into_inner().expires_in_seconds)
+    }
+
+    async fn send_code_from(&mut self, email: &str, client_ip: &str) -> Result<i64, Status> {
+        let caller = Caller {
+            client_ip: Some(client_ip.to_owned()),
+            ..Caller::default()
+        };
+        self.client
+            .send_confirmation_code(caller.request(pb::SendConfirmationCodeRequest {
+                email: email.to_owned(),
+                purpose: CodePurpose::SignUp.into(),
+                ..Default::default()
+            }))
             .await
             .map(|r| r.into_inner().expires_in_seconds)
     }
@@ -272,7 +289,9 @@ impl TestApp {
     }
 
     fn user_of(&self, tokens: &pb::TokenPair) -> Uuid {
-        auth::verify_access(&self.config.jwt_secret, &tokens.access).expect("a valid access token")
+        auth::verify_access(&self.config.jwt_secret, &tokens.access)
+            .expect("a valid access token")
+            .user_id
     }
 
     async fn login(&mut self, login: &str, password: &str) -> Result<pb::TokenPair, Status> {
@@ -281,6 +300,25 @@ impl TestApp {
                 username: login.to_owned(),
                 password: password.to_owned(),
             })
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    async fn login_from(
+        &mut self,
+        login: &str,
+        password: &str,
+        client_ip: &str,
+    ) -> Result<pb::TokenPair, Status> {
+        let caller = Caller {
+            client_ip: Some(client_ip.to_owned()),
+            ..Caller::default()
+        };
+        self.client
+            .login(caller.request(pb::LoginRequest {
+                username: login.to_owned(),
+                password: password.to_owned(),
+            }))
             .await
             .map(tonic::Response::into_inner)
     }
@@ -698,6 +736,45 @@ async fn sending_codes_is_rate_limited_per_address() {
 }
 
 #[tokio::test]
+async fn sending_codes_is_limited_per_client_address_and_plus_tags_are_one_mailbox() {
+    let mut app = TestApp::spawn_with(|config| {
+        config.limits.code_sends_per_window = 2;
+        config.limits.code_sends_per_client = 3;
+    })
+    .await;
+    // `user+x@` variants reach one inbox, so they share its limit.
+    let email = Person::new().email;
+    let (local, domain) = email.split_once('@').expect("an e-mail");
+    app.send_code_from(&email, &fresh_ip()).await.unwrap();
+    app.send_code_from(&format!("{local}+a@{domain}"), &fresh_ip())
+        .await
+        .unwrap();
+    let status = app
+        .send_code_from(&format!("{local}+b@{domain}"), &fresh_ip())
+        .await
+        .expect_err("a third code to one mailbox");
+    assert_eq!(status.code(), Code::ResourceExhausted);
+    assert!(status.get_details_retry_info().is_some(), "{status:?}");
+
+    // One client sending to ever new addresses is stopped too.
+    let client = &fresh_ip();
+    for _ in 0..3 {
+        app.send_code_from(&Person::new().email, client)
+            .await
+            .unwrap();
+    }
+    let status = app
+        .send_code_from(&Person::new().email, client)
+        .await
+        .expect_err("a fourth code from one address");
+    assert_eq!(status.code(), Code::ResourceExhausted);
+    app.send_code_from(&Person::new().email, &fresh_ip())
+        .await
+        .expect("another address is not limited");
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn a_verification_token_creates_one_account_only() {
     let mut app = TestApp::spawn().await;
     let person = Person::new();
@@ -789,25 +866,86 @@ async fn login_accepts_the_username_or_the_email_and_refuses_a_wrong_password() 
     app.stop().await;
 }
 
+/// A client address no earlier run has used: limits live in Redis across runs.
+fn fresh_ip() -> String {
+    let [a, b, c, ..] = Uuid::new_v4().into_bytes();
+    format!("10.{a}.{b}.{c}")
+}
+
 #[tokio::test]
-async fn login_is_rate_limited_per_account() {
-    let mut app = TestApp::spawn_with(|config| config.limits.logins_per_account = 2).await;
+async fn wrong_passwords_slow_the_guessing_address_but_never_lock_the_owner_out() {
+    let mut app = TestApp::spawn_with(|config| {
+        config.limits.login_free_failures_per_pair = 2;
+        config.limits.login_free_failures_per_client = 1000;
+    })
+    .await;
     let (person, _) = app.sign_up().await;
+    let attacker = &fresh_ip();
     // The account is counted whichever name is typed: username, then e-mail.
     for login in [&person.username, &person.email] {
-        let status = app.login(login, "Wrong#1234").await.unwrap_err();
+        let status = app
+            .login_from(login, "Wrong#1234", attacker)
+            .await
+            .unwrap_err();
         assert_eq!(status.code(), Code::InvalidArgument);
     }
-
+    // The third failure starts the backoff: the attacker's next try waits, whatever it sends.
     let status = app
-        .login(&person.username.to_uppercase(), PASSWORD)
+        .login_from(&person.username, "Wrong#1234", attacker)
         .await
-        .expect_err("the third try is limited");
+        .unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    let status = app
+        .login_from(&person.username.to_uppercase(), PASSWORD, attacker)
+        .await
+        .expect_err("the guessing address waits");
     assert_eq!(status.code(), Code::ResourceExhausted);
     assert_eq!(
         status.get_details_error_info().map(|i| i.reason),
         Some("rate_limited".to_owned())
     );
+    let wait = status
+        .get_details_retry_info()
+        .and_then(|r| r.retry_delay)
+        .expect("how long to wait");
+    assert!((1..=2).contains(&wait.as_secs()), "{wait:?}");
+
+    // The owner, from their own address, signs in with the right password at once.
+    app.login_from(&person.username, PASSWORD, &fresh_ip())
+        .await
+        .expect("the owner is not locked out");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn one_address_failing_on_many_accounts_waits_but_its_successes_are_never_counted() {
+    let mut app = TestApp::spawn_with(|config| {
+        config.limits.login_free_failures_per_pair = 100;
+        config.limits.login_free_failures_per_client = 2;
+    })
+    .await;
+    let office = &fresh_ip();
+    // Colleagues behind one address signing in correctly are never slowed.
+    for _ in 0..4 {
+        let (person, _) = app.sign_up().await;
+        app.login_from(&person.username, PASSWORD, office)
+            .await
+            .expect("a correct sign-in is not counted");
+    }
+    // A stuffer trying many accounts from one address is.
+    let (person, _) = app.sign_up().await;
+    for _ in 0..3 {
+        let status = app
+            .login_from(&Person::new().username, "Wrong#1234", office)
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument);
+    }
+    let status = app
+        .login_from(&person.username, PASSWORD, office)
+        .await
+        .expect_err("the address waits after too many failures");
+    assert_eq!(status.code(), Code::ResourceExhausted);
     app.stop().await;
 }
 

@@ -40,6 +40,50 @@ pub fn secret_or(name: &str, default: &str) -> Result<SecretString, ConfigError>
     Ok(SecretString::from(value))
 }
 
+/// Set (to `1`) by the local stack (`./dev`, and cargo's own runs through `.cargo/config.toml`):
+/// only there may a signing secret fall back to the development value committed in the source.
+pub const LOCAL_STACK: &str = "EVIDENTIA_LOCAL_STACK";
+
+/// True on the local stack (see [`LOCAL_STACK`]).
+pub fn is_local_stack() -> bool {
+    std::env::var(LOCAL_STACK).is_ok_and(|v| v == "1")
+}
+
+/// Reads a signing secret (token keys, webhook secrets). Anyone can read a default committed in
+/// the source, so outside the local stack a missing or short secret stops the service at start;
+/// on the local stack `local_default` keeps `./dev up` free of configuration.
+pub fn signing_secret(name: &str, local_default: &str) -> Result<SecretString, ConfigError> {
+    signing_secret_from(
+        name,
+        std::env::var(name).ok(),
+        is_local_stack(),
+        local_default,
+    )
+}
+
+/// [`signing_secret`] over explicit inputs, so the rule is testable without the environment.
+pub fn signing_secret_from(
+    name: &str,
+    value: Option<String>,
+    local: bool,
+    local_default: &str,
+) -> Result<SecretString, ConfigError> {
+    const MIN_LEN: usize = 32;
+    let error = |reason: String| ConfigError {
+        name: name.to_owned(),
+        value: String::new(),
+        reason,
+    };
+    match value {
+        Some(value) if value.len() >= MIN_LEN => Ok(SecretString::from(value)),
+        Some(_) => Err(error(format!("must be at least {MIN_LEN} bytes"))),
+        None if local => Ok(SecretString::from(local_default.to_owned())),
+        None => Err(error(format!(
+            "is required outside the local stack ({LOCAL_STACK}=1 only for development)"
+        ))),
+    }
+}
+
 /// The part of the configuration every domain service has.
 #[derive(Debug, Clone)]
 pub struct ServiceConfig {
@@ -103,5 +147,32 @@ impl AmqpConfig {
             max_attempts: env_or("AMQP_MAX_ATTEMPTS", "5")?,
             transient: false,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_signing_secret_is_required_outside_the_local_stack() {
+        let missing = signing_secret_from(
+            "JWT_SECRET",
+            None,
+            false,
+            "dev-default-dev-default-dev-default",
+        )
+        .expect_err("a missing secret stops the service");
+        assert_eq!(missing.name, "JWT_SECRET");
+        assert!(missing.reason.contains("required"), "{missing}");
+        let short = signing_secret_from("JWT_SECRET", Some("short".into()), true, "x")
+            .expect_err("a short secret stops the service even locally");
+        assert!(short.reason.contains("at least 32"), "{short}");
+        let local = signing_secret_from("JWT_SECRET", None, true, "the-local-default")
+            .expect("the local stack falls back");
+        assert_eq!(local.expose_secret(), "the-local-default");
+        let given = "s".repeat(40);
+        let set = signing_secret_from("JWT_SECRET", Some(given.clone()), false, "x").expect("set");
+        assert_eq!(set.expose_secret(), given);
     }
 }

@@ -39,6 +39,15 @@ pub fn with_reason(code: Code, reason: &str, message: &str) -> Status {
     Status::with_error_details(code, message, details)
 }
 
+/// `ResourceExhausted` with a reason and how long to wait (a `RetryInfo` detail, which the
+/// gateway answers as `Retry-After`).
+pub fn rate_limited(reason: &str, message: &str, retry_after_secs: u64) -> Status {
+    let mut details =
+        ErrorDetails::with_error_info(reason, "evidentia", std::collections::HashMap::new());
+    details.set_retry_info(Some(std::time::Duration::from_secs(retry_after_secs)));
+    Status::with_error_details(Code::ResourceExhausted, message, details)
+}
+
 /// Logs an unexpected error once, with its cause chain, and returns an opaque `Internal`.
 pub fn internal(error: &anyhow::Error) -> Status {
     tracing::error!(error = ?error, "internal error");

@@ -57,23 +57,6 @@ pub async fn serve(
     Ok(())
 }
 
-/// The standard health service with the named services SERVING (and the empty name, for the
-/// whole server).
-pub async fn health_service(
-    names: &[&str],
-) -> tonic_health::pb::health_server::HealthServer<impl tonic_health::pb::health_server::Health> {
-    let (reporter, service) = tonic_health::server::health_reporter();
-    for name in names {
-        reporter
-            .set_service_status(*name, tonic_health::ServingStatus::Serving)
-            .await;
-    }
-    reporter
-        .set_service_status("", tonic_health::ServingStatus::Serving)
-        .await;
-    service
-}
-
 /// Binds a TCP listener (port 0 picks a free port: tests use it).
 pub async fn bind(addr: SocketAddr) -> anyhow::Result<tokio::net::TcpListener> {
     Ok(tokio::net::TcpListener::bind(addr).await?)

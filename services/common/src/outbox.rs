@@ -2,7 +2,14 @@
 //! relay with publisher confirms; a row is deleted only after the broker confirmed it, so no
 //! event is lost while the broker is down.
 
-use std::{collections::HashMap, time::Duration};
+use std::{
+    collections::HashMap,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::Duration,
+};
 
 use evidentia_proto::Event;
 use lapin::{Channel, options::BasicPublishOptions};
@@ -43,12 +50,19 @@ struct Row {
 }
 
 /// Publishes outbox rows until `shutdown`, reconnecting to the broker and the database as needed.
-pub async fn run_relay(pool: PgPool, config: AmqpConfig, shutdown: CancellationToken) {
+/// `broker_up` says whether the relay holds a live broker connection (readiness reads it).
+pub async fn run_relay(
+    pool: PgPool,
+    config: AmqpConfig,
+    shutdown: CancellationToken,
+    broker_up: Arc<AtomicBool>,
+) {
     let mut backoff = Duration::from_millis(500);
     while !shutdown.is_cancelled() {
-        match relay_session(&pool, &config, &shutdown).await {
+        match relay_session(&pool, &config, &shutdown, &broker_up).await {
             Ok(()) => return,
             Err(err) => {
+                broker_up.store(false, Ordering::Relaxed);
                 tracing::warn!(error = ?err, "outbox relay interrupted; retrying");
                 tokio::select! {
                     () = shutdown.cancelled() => return,
@@ -64,11 +78,18 @@ async fn relay_session(
     pool: &PgPool,
     config: &AmqpConfig,
     shutdown: &CancellationToken,
+    broker_up: &AtomicBool,
 ) -> anyhow::Result<()> {
     let (connection, channel) = amqp::open_channel(config, "outbox-relay").await?;
     let mut listener = PgListener::connect_with(pool).await?;
     listener.listen("outbox").await?;
+    broker_up.store(true, Ordering::Relaxed);
     loop {
+        // An idle relay publishes nothing, so it asks the connection itself whether the broker
+        // is still there.
+        if !connection.status().connected() {
+            anyhow::bail!("the broker connection was lost");
+        }
         let published = publish_batch(pool, &channel, &config.exchange).await?;
         if published as i64 == BATCH {
             continue;

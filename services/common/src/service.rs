@@ -1,7 +1,20 @@
 //! The life of a service process: `<name>` serves, `<name> migrate` applies migrations and exits;
 //! telemetry, configuration and shutdown are set up the same way for every service.
 
-use std::future::Future;
+use std::{
+    future::Future,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::Duration,
+};
+
+use redis::aio::ConnectionManager;
+use tonic_health::{
+    ServingStatus,
+    pb::health_server::{Health, HealthServer},
+};
 
 use sqlx::{PgPool, migrate::Migrator};
 use tokio::task::JoinSet;
@@ -55,12 +68,51 @@ pub fn main<S: Service>() -> anyhow::Result<()> {
     })
 }
 
+/// How often readiness looks at the dependencies.
+const READINESS_INTERVAL: Duration = Duration::from_secs(2);
+const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
+
+struct Dependencies {
+    pool: PgPool,
+    broker_up: Arc<AtomicBool>,
+    redis: Option<ConnectionManager>,
+}
+
+impl Dependencies {
+    async fn failing(&self) -> Vec<&'static str> {
+        let mut failing = Vec::new();
+        let database =
+            tokio::time::timeout(PROBE_TIMEOUT, sqlx::query("SELECT 1").execute(&self.pool)).await;
+        if !matches!(database, Ok(Ok(_))) {
+            failing.push("postgresql");
+        }
+        if !self.broker_up.load(Ordering::Relaxed) {
+            failing.push("rabbitmq");
+        }
+        if let Some(redis) = &self.redis {
+            let mut conn = redis.clone();
+            let ping = tokio::time::timeout(
+                PROBE_TIMEOUT,
+                redis::cmd("PING").query_async::<String>(&mut conn),
+            )
+            .await;
+            if !matches!(ping, Ok(Ok(_))) {
+                failing.push("redis");
+            }
+        }
+        failing
+    }
+}
+
 /// The database pool and background tasks every service has: migrations applied, the outbox
 /// relay running.
 #[derive(Debug)]
 pub struct Infrastructure {
     pub pool: PgPool,
     pub tasks: JoinSet<()>,
+    /// Whether the outbox relay holds a live broker connection.
+    broker_up: Arc<AtomicBool>,
+    shutdown: CancellationToken,
 }
 
 impl Infrastructure {
@@ -71,12 +123,64 @@ impl Infrastructure {
     ) -> anyhow::Result<Self> {
         let pool = db::connect_and_migrate(&config.database_url, migrations).await?;
         let mut tasks = JoinSet::new();
+        let broker_up = Arc::new(AtomicBool::new(false));
         tasks.spawn(outbox::run_relay(
             pool.clone(),
             config.amqp.clone(),
             shutdown.clone(),
+            broker_up.clone(),
         ));
-        Ok(Self { pool, tasks })
+        Ok(Self {
+            pool,
+            tasks,
+            broker_up,
+            shutdown: shutdown.clone(),
+        })
+    }
+
+    /// The standard gRPC health service for `names` (and the whole server), SERVING only while
+    /// what the service depends on answers: its database, the broker, and Redis when it uses
+    /// it. Readiness, not liveness: a process that is up but cannot reach these cannot serve.
+    pub fn health_service(
+        &mut self,
+        names: &[&str],
+        redis: Option<ConnectionManager>,
+    ) -> HealthServer<impl Health> {
+        let (reporter, service) = tonic_health::server::health_reporter();
+        let names: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+        let dependencies = Dependencies {
+            pool: self.pool.clone(),
+            broker_up: self.broker_up.clone(),
+            redis,
+        };
+        let shutdown = self.shutdown.clone();
+        self.tasks.spawn(async move {
+            let mut last = None;
+            loop {
+                let failing = dependencies.failing().await;
+                let status = if failing.is_empty() {
+                    ServingStatus::Serving
+                } else {
+                    ServingStatus::NotServing
+                };
+                if last != Some(status) {
+                    if failing.is_empty() {
+                        tracing::info!("dependencies reachable: serving");
+                    } else {
+                        tracing::warn!(?failing, "dependencies unreachable: not serving");
+                    }
+                    for name in names.iter().map(String::as_str).chain([""]) {
+                        reporter.set_service_status(name, status).await;
+                    }
+                    last = Some(status);
+                }
+                tokio::select! {
+                    () = shutdown.cancelled() => return,
+                    () = tokio::time::sleep(READINESS_INTERVAL) => {}
+                }
+            }
+        });
+        service
     }
 
     /// Runs the service's event consumers in the background until `shutdown`.

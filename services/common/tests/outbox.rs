@@ -12,7 +12,7 @@ mod support;
 
 use std::sync::{
     Arc,
-    atomic::{AtomicUsize, Ordering},
+    atomic::{AtomicBool, AtomicUsize, Ordering},
 };
 
 use evidentia_common::{amqp, config::SecretString, outbox, testing};
@@ -65,6 +65,7 @@ async fn a_committed_event_is_published_with_its_id_type_and_trace_then_leaves_t
         pool.clone(),
         config.clone(),
         shutdown.clone(),
+        Default::default(),
     ));
     let message = observer.next().await;
 
@@ -126,6 +127,7 @@ async fn a_rolled_back_transaction_publishes_nothing() {
         pool.clone(),
         config.clone(),
         shutdown.clone(),
+        Default::default(),
     ));
     let first = observer.next().await;
     assert_eq!(
@@ -189,11 +191,21 @@ async fn events_stay_in_the_outbox_while_the_broker_is_unreachable_and_are_publi
     let mut broken = config.clone();
     broken.url = SecretString::from(format!("amqp://guest:guest@127.0.0.1:{port}/%2f"));
     let shutdown = CancellationToken::new();
-    let relay = tokio::spawn(outbox::run_relay(pool.clone(), broken, shutdown.clone()));
+    let broker_up = Arc::new(AtomicBool::new(false));
+    let relay = tokio::spawn(outbox::run_relay(
+        pool.clone(),
+        broken,
+        shutdown.clone(),
+        broker_up.clone(),
+    ));
     testing::eventually("the relay to try the broker twice", WAIT, || async {
         (attempts.load(Ordering::SeqCst) >= 2).then_some(())
     })
     .await;
+    assert!(
+        !broker_up.load(Ordering::SeqCst),
+        "readiness must not see a broker the relay cannot reach"
+    );
     assert_eq!(
         outbox_rows(&pool).await,
         3,
@@ -208,6 +220,7 @@ async fn events_stay_in_the_outbox_while_the_broker_is_unreachable_and_are_publi
         pool.clone(),
         config.clone(),
         shutdown.clone(),
+        Default::default(),
     ));
     let mut published = Vec::new();
     for _ in 0..3 {

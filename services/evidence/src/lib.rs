@@ -123,8 +123,9 @@ impl Service for EvidenceService {
             store,
             geocoder,
         };
+        let health = infra.health_service(&["evidentia.evidence.v1.EvidenceService"], None);
         let router = rpc::server()
-            .add_service(rpc::health_service(&["evidentia.evidence.v1.EvidenceService"]).await)
+            .add_service(health)
             .add_service(EvidenceServiceServer::new(grpc::EvidenceApi { state }));
         infra.serve(router, listener, shutdown).await
     }

@@ -1,17 +1,28 @@
-//! Bearer authentication: the gateway verifies the access token and passes the user on to the
-//! services in gRPC metadata (services never see the token).
+//! Bearer authentication: the gateway verifies the access token, refuses one whose session has
+//! ended (the deny-list in Redis that accounts writes when a session, or every session of an
+//! account, ends), and passes the user on to the services in gRPC metadata (services never see
+//! the token).
 
 use axum::{
     extract::{FromRef, FromRequestParts},
     http::{header::AUTHORIZATION, request::Parts},
 };
-use evidentia_common::{auth::verify_access, config::SecretString, grpc::Caller};
+use evidentia_common::{
+    auth::{is_session_revoked, verify_access},
+    config::SecretString,
+    grpc::Caller,
+};
+use redis::aio::ConnectionManager;
 
 use crate::{error::ApiError, extract::caller_from};
 
-/// The key access tokens are verified with.
+/// What an access token is checked against: the key it is verified with, and the deny-list of
+/// ended sessions.
 #[derive(Clone)]
-pub struct TokenKey(pub SecretString);
+pub struct Sessions {
+    pub key: SecretString,
+    pub redis: ConnectionManager,
+}
 
 /// A signed-in caller; a missing, invalid or expired token is a 401.
 #[derive(Debug, Clone)]
@@ -20,17 +31,25 @@ pub struct User(pub Caller);
 impl<S> FromRequestParts<S> for User
 where
     S: Send + Sync,
-    TokenKey: FromRef<S>,
+    Sessions: FromRef<S>,
 {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let key = TokenKey::from_ref(state);
+        let sessions = Sessions::from_ref(state);
         let token = bearer(parts).ok_or_else(ApiError::unauthorized)?;
-        let user_id = verify_access(&key.0, token.trim()).ok_or_else(ApiError::unauthorized)?;
-        tracing::Span::current().record("enduser.id", tracing::field::display(user_id));
+        let access =
+            verify_access(&sessions.key, token.trim()).ok_or_else(ApiError::unauthorized)?;
+        // Fail closed: without the deny-list no token can be trusted to be still valid.
+        let revoked = is_session_revoked(&sessions.redis, access.session_id)
+            .await
+            .map_err(|err| ApiError::unavailable(&err))?;
+        if revoked {
+            return Err(ApiError::unauthorized());
+        }
+        tracing::Span::current().record("enduser.id", tracing::field::display(access.user_id));
         let mut caller = caller_from(parts);
-        caller.user_id = Some(user_id);
+        caller.user_id = Some(access.user_id);
         Ok(Self(caller))
     }
 }
@@ -54,7 +73,7 @@ pub struct MaybeUser(pub Caller);
 impl<S> FromRequestParts<S> for MaybeUser
 where
     S: Send + Sync,
-    TokenKey: FromRef<S>,
+    Sessions: FromRef<S>,
 {
     type Rejection = ApiError;
 

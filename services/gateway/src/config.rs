@@ -2,7 +2,10 @@
 
 use std::net::SocketAddr;
 
-use evidentia_common::config::{ConfigError, SecretString, env_or, secret_or};
+use evidentia_common::{
+    auth::LOCAL_JWT_SECRET,
+    config::{ConfigError, SecretString, env_or, signing_secret},
+};
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -14,6 +17,8 @@ pub struct Config {
     pub referrals_url: String,
     /// Verifies access tokens (the secret accounts signs them with).
     pub jwt_secret: SecretString,
+    /// The deny-list of ended sessions (written by accounts).
+    pub redis_url: String,
     pub web_dist_dir: String,
     pub stripe_publishable_key: String,
     pub stripe_js_url: String,
@@ -30,7 +35,8 @@ impl Config {
             evidence_url: env_or("EVIDENCE_GRPC_URL", "http://127.0.0.1:50053")?,
             sharing_url: env_or("SHARING_GRPC_URL", "http://127.0.0.1:50054")?,
             referrals_url: env_or("REFERRALS_GRPC_URL", "http://127.0.0.1:50055")?,
-            jwt_secret: secret_or("JWT_SECRET", "local-development-only-jwt-secret-change-me")?,
+            jwt_secret: signing_secret("JWT_SECRET", LOCAL_JWT_SECRET)?,
+            redis_url: env_or("REDIS_URL", "redis://127.0.0.1:6379")?,
             web_dist_dir: env_or("WEB_DIST_DIR", "web/dist")?,
             stripe_publishable_key: env_or("STRIPE_PUBLISHABLE_KEY", "pk_test_local")?,
             stripe_js_url: env_or("STRIPE_JS_URL", "http://127.0.0.1:8420/js.stripe.com/v3/")?,

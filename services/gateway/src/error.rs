@@ -5,7 +5,7 @@
 
 use axum::{
     Json,
-    http::StatusCode,
+    http::{HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
 use serde::Serialize;
@@ -37,7 +37,12 @@ pub struct ErrorBody {
 pub struct ApiError {
     pub status: StatusCode,
     pub errors: Vec<ErrorItem>,
+    /// How long to wait before trying again (a 429's `Retry-After`).
+    pub retry_after_secs: Option<u64>,
 }
+
+/// `Retry-After` of a 429 whose service did not say how long to wait.
+const DEFAULT_RETRY_AFTER_SECS: u64 = 60;
 
 pub const SERVER_ERROR: &str = "An error occurred. Please try again later.";
 
@@ -50,6 +55,7 @@ impl ApiError {
                 code: code.to_owned(),
                 field: None,
             }],
+            retry_after_secs: None,
         }
     }
 
@@ -69,11 +75,22 @@ impl ApiError {
                 code: "invalid".to_owned(),
                 field: Some(field.to_owned()),
             }],
+            retry_after_secs: None,
         }
     }
 
     pub fn bad_request(message: &str) -> Self {
         Self::new(StatusCode::BAD_REQUEST, "invalid", message)
+    }
+
+    /// A dependency the gateway needs for this request (Redis, a service) is unreachable.
+    pub fn unavailable(error: &dyn std::fmt::Display) -> Self {
+        tracing::warn!(error = %error, "dependency unavailable");
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "service_unavailable",
+            SERVER_ERROR,
+        )
     }
 
     pub fn internal(error: &dyn std::fmt::Display) -> Self {
@@ -139,9 +156,14 @@ impl From<tonic::Status> for ApiError {
                 })
                 .collect()
         };
+        let retry_after_secs = details
+            .retry_info()
+            .and_then(|info| info.retry_delay)
+            .map(|delay| delay.as_secs().max(1));
         Self {
             status: http,
             errors,
+            retry_after_secs,
         }
     }
 }
@@ -160,6 +182,12 @@ impl IntoResponse for ApiError {
             }),
         )
             .into_response();
+        if self.status == StatusCode::TOO_MANY_REQUESTS {
+            let wait = self.retry_after_secs.unwrap_or(DEFAULT_RETRY_AFTER_SECS);
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(wait));
+        }
         response.extensions_mut().insert(PendingError(self.errors));
         response
     }

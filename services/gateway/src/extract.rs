@@ -2,15 +2,19 @@
 //! caller (client address, user agent, request id) passed on to services.
 
 use axum::{
+    body::Bytes,
     extract::{FromRequest, FromRequestParts, Request, rejection::JsonRejection},
-    http::request::Parts,
+    http::{HeaderMap, StatusCode, header, request::Parts},
+    response::IntoResponse,
 };
-use evidentia_common::grpc::Caller;
+use evidentia_common::{grpc::Caller, text};
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
 
-/// A JSON body; a malformed one is a 400 naming the problem, never a 500.
+/// A JSON body; a malformed one is a 400 naming the problem, never a 500. A string holding a
+/// control character or a bidirectional override is refused on its field before any service
+/// sees it (a NUL byte cannot be stored, and overrides disguise what a name says).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiJson<T>(pub T);
 
@@ -22,11 +26,45 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(value)) => Ok(Self(value)),
-            Err(rejection) => Err(json_rejection(&rejection)),
+        if !is_json(req.headers()) {
+            return Err(ApiError::bad_request(
+                "Expected a JSON body (Content-Type: application/json).",
+            ));
         }
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|rejection| rejection.into_response())
+            .map_err(|response| match response.status() {
+                StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "too_large",
+                    "The request body is too large.",
+                ),
+                _ => ApiError::bad_request("The request body could not be read."),
+            })?;
+        let value = axum::Json::<T>::from_bytes(&bytes).map_err(|r| json_rejection(&r))?;
+        // The body parsed as `T`, so it is valid JSON: walk its strings.
+        if let Ok(tree) = serde_json::from_slice::<serde_json::Value>(&bytes)
+            && let Some(path) = text::first_refused_path(&tree)
+        {
+            return Err(ApiError::field(&path, text::REFUSED_CHARACTERS));
+        }
+        Ok(Self(value.0))
     }
+}
+
+/// `application/json` or any `application/...+json` type, as axum's own `Json` accepts.
+fn is_json(headers: &HeaderMap) -> bool {
+    let Some(essence) = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|v| v.trim().to_ascii_lowercase())
+    else {
+        return false;
+    };
+    essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
 fn json_rejection(rejection: &JsonRejection) -> ApiError {
@@ -93,5 +131,55 @@ impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
                 .trim()
                 .to_owned(),
         ))
+    }
+}
+
+/// A query string; a malformed one (a repeated or unknown-typed parameter) is a 400 in the API's
+/// error shape, never axum's plain-text rejection.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiQuery<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for ApiQuery<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(value)) => Ok(Self(value)),
+            Err(rejection) => {
+                let text = rejection.body_text();
+                let reason = text
+                    .strip_prefix("Failed to deserialize query string: ")
+                    .unwrap_or(&text);
+                Err(ApiError::bad_request(&format!(
+                    "Invalid query string: {reason}"
+                )))
+            }
+        }
+    }
+}
+
+/// Path parameters; one that is not valid percent-encoded UTF-8 is a 400 in the API's error shape.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiPath<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for ApiPath<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => Ok(Self(value)),
+            Err(rejection) => Err(ApiError::bad_request(&format!(
+                "Invalid path: {}",
+                rejection.body_text()
+            ))),
+        }
     }
 }

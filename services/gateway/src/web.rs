@@ -1,9 +1,11 @@
 //! The web app's files: hashed assets cached for a year, everything else revalidated, unknown
 //! paths answered with the app shell (client-side routes), and a strict Content-Security-Policy.
+//! A missing asset is a 404 that no one caches: after a deploy a browser may still ask for the
+//! previous build's file, and the app shell in its place would be cached as a script for a year.
 
 use axum::{
     Router,
-    http::{HeaderValue, Request, header},
+    http::{HeaderValue, Request, StatusCode, header},
     middleware::{self, Next},
     response::Response,
 };
@@ -35,6 +37,7 @@ pub fn router(config: &Config) -> Router {
     let csp = HeaderValue::from_str(&content_security_policy(config))
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
     Router::new()
+        .nest_service("/assets", ServeDir::new(dist.join("assets")))
         .fallback_service(ServeDir::new(dist).fallback(ServeFile::new(index)))
         .layer(middleware::from_fn(
             move |req: Request<axum::body::Body>, next: Next| {
@@ -47,11 +50,12 @@ pub fn router(config: &Config) -> Router {
 async fn with_headers(req: Request<axum::body::Body>, next: Next, csp: HeaderValue) -> Response {
     let hashed = req.uri().path().starts_with("/assets/");
     let mut response = next.run(req).await;
+    let found = response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED;
     let headers = response.headers_mut();
-    let cache = if hashed {
-        "public, max-age=31536000, immutable"
-    } else {
-        "no-cache"
+    let cache = match (hashed, found) {
+        (true, true) => "public, max-age=31536000, immutable",
+        (_, false) => "no-store",
+        (false, true) => "no-cache",
     };
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     headers.insert(header::CONTENT_SECURITY_POLICY, csp);
@@ -84,5 +88,59 @@ mod tests {
         );
         assert!(!csp.contains("'unsafe-eval'"));
         assert!(csp.contains("frame-ancestors 'none'"));
+    }
+
+    async fn get(router: &Router, path: &str) -> (StatusCode, String, String) {
+        use tower::ServiceExt;
+        let response = router
+            .clone()
+            .oneshot(
+                Request::get(path)
+                    .body(axum::body::Body::empty())
+                    .expect("request"),
+            )
+            .await
+            .expect("infallible");
+        let status = response.status();
+        let cache = response
+            .headers()
+            .get(header::CACHE_CONTROL)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .expect("body");
+        (status, cache, String::from_utf8_lossy(&body).into_owned())
+    }
+
+    #[tokio::test]
+    async fn a_missing_asset_is_a_404_nobody_caches_and_client_routes_get_the_shell() {
+        let dist = std::env::temp_dir().join(format!("evidentia-web-{}", uuid::Uuid::now_v7()));
+        std::fs::create_dir_all(dist.join("assets")).expect("dist");
+        std::fs::write(dist.join("index.html"), "<!doctype html><title>app</title>")
+            .expect("index");
+        std::fs::write(dist.join("assets/index-abc123.js"), "console.log(1)").expect("asset");
+        let config = Config {
+            web_dist_dir: dist.display().to_string(),
+            ..Config::from_env().expect("defaults")
+        };
+        let router = router(&config);
+
+        let (status, cache, body) = get(&router, "/assets/index-abc123.js").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(cache, "public, max-age=31536000, immutable");
+        assert_eq!(body, "console.log(1)");
+
+        let (status, cache, body) = get(&router, "/assets/index-DOESNOTEXIST.js").await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert_eq!(cache, "no-store");
+        assert!(!body.contains("<!doctype html>"), "{body}");
+
+        let (status, cache, body) = get(&router, "/events-history").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(cache, "no-cache");
+        assert!(body.contains("<title>app</title>"));
+        std::fs::remove_dir_all(&dist).ok();
     }
 }

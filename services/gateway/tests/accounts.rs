@@ -592,6 +592,19 @@ async fn a_deleted_account_is_recovered_within_its_grace_period_and_purged_every
         .await;
     assert_eq!(status, 401);
     assert_eq!(stack.get_auth("accounts/me/", &user.access).await.0, 401);
+    // Every service refuses it at once, not when it expires.
+    assert_eq!(
+        stack.get_auth("evidence/folders/", &user.access).await.0,
+        401
+    );
+    let (status, _) = stack
+        .post_auth(
+            "evidence/folders/create/",
+            &user.access,
+            json!({ "name": "After deletion" }),
+        )
+        .await;
+    assert_eq!(status, 401);
     let (status, refused) = login(&stack, &user.username, "Secret12#").await;
     assert_eq!(status, 403);
     let (code, message) = first(&refused);
@@ -914,6 +927,7 @@ async fn an_organization_invites_by_e_mail_and_sms_participants_join_with_the_co
     let (status, joined) = joiner(json!({ "verification_token": token })).await;
     assert_eq!(status, 201, "{joined}");
     let sms_refresh = joined["refresh"].as_str().unwrap().to_owned();
+    let sms_access = joined["access"].as_str().unwrap().to_owned();
 
     // A revoked invite and an expired one no longer open.
     let preview_status = |code: String| {
@@ -1010,6 +1024,22 @@ async fn an_organization_invites_by_e_mail_and_sms_participants_join_with_the_co
     assert_eq!(status, 204);
     let (status, _) = stack
         .post("accounts/token/refresh/", json!({ "refresh": sms_refresh }))
+        .await;
+    assert_eq!(status, 401);
+    // Its access token ends at once too, in every service, not when it expires.
+    for path in [
+        "evidence/folders/",
+        "accounts/me/",
+        "payments/payment-methods/get/",
+    ] {
+        assert_eq!(stack.get_auth(path, &sms_access).await.0, 401, "{path}");
+    }
+    let (status, _) = stack
+        .post_auth(
+            "evidence/folders/create/",
+            &sms_access,
+            json!({ "name": "After removal" }),
+        )
         .await;
     assert_eq!(status, 401);
     let (_, list) = stack

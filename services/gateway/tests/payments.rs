@@ -184,7 +184,8 @@ async fn deliver(stack: &Stack, event_id: &str, kind: &str, object: Value) -> u1
         json!({ "id": event_id, "object": "event", "type": kind, "data": { "object": object } })
             .to_string();
     let t = chrono::Utc::now().timestamp();
-    let mut mac = Hmac::<Sha256>::new_from_slice(b"whsec_local").unwrap();
+    let mut mac =
+        Hmac::<Sha256>::new_from_slice(payments::config::LOCAL_WEBHOOK_SECRET.as_bytes()).unwrap();
     mac.update(format!("{t}.{payload}").as_bytes());
     let signature = format!("t={t},v1={}", hex::encode(mac.finalize().into_bytes()));
     stack

@@ -1,8 +1,13 @@
 //! The payments service's configuration: defaults are the local stack (localstripe).
 
-use evidentia_common::config::{ConfigError, SecretString, ServiceConfig, env_or, secret_or};
+use evidentia_common::config::{
+    ConfigError, SecretString, ServiceConfig, env_or, secret_or, signing_secret,
+};
 
 use crate::pricing::Pricing;
+
+/// The webhook signing secret of the local stack only (`./dev` registers it with localstripe).
+pub const LOCAL_WEBHOOK_SECRET: &str = "whsec_local_development_only_0000000";
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -20,7 +25,7 @@ impl Config {
             service: ServiceConfig::from_env("payments", 50052)?,
             stripe_secret_key: secret_or("STRIPE_SECRET_KEY", "sk_test_local")?,
             stripe_api_base: env_or("STRIPE_API_BASE", "http://127.0.0.1:8420")?,
-            stripe_webhook_secret: secret_or("STRIPE_WEBHOOK_SECRET", "whsec_local")?,
+            stripe_webhook_secret: signing_secret("STRIPE_WEBHOOK_SECRET", LOCAL_WEBHOOK_SECRET)?,
             pricing: Pricing::from_env()?,
         })
     }

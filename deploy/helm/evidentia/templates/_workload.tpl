@@ -107,10 +107,12 @@ spec:
               containerPort: {{ $port }}
               protocol: TCP
           {{- if eq $kind "grpc" }}
+          # The gRPC health check is readiness: SERVING only while the database, the broker and
+          # Redis answer. Liveness and start-up only ask whether the process accepts connections,
+          # so an outage of a dependency takes pods out of service without restarting them.
           startupProbe:
-            grpc:
+            tcpSocket:
               port: {{ $port }}
-              service: {{ $v.grpcHealthService | quote }}
             periodSeconds: 2
             failureThreshold: 60
           readinessProbe:
@@ -118,12 +120,11 @@ spec:
               port: {{ $port }}
               service: {{ $v.grpcHealthService | quote }}
             periodSeconds: 5
-            timeoutSeconds: 2
+            timeoutSeconds: 3
             failureThreshold: 2
           livenessProbe:
-            grpc:
+            tcpSocket:
               port: {{ $port }}
-              service: {{ $v.grpcHealthService | quote }}
             periodSeconds: 10
             timeoutSeconds: 2
             failureThreshold: 3

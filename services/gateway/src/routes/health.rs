@@ -1,5 +1,6 @@
-//! Health: liveness of the gateway, and readiness of the whole system (every service's standard
-//! gRPC health check).
+//! Health: liveness of the gateway, and readiness of the whole system: every service's standard
+//! gRPC health check (each SERVING only while its database, broker and Redis answer) and the
+//! gateway's own Redis (the deny-list of ended sessions).
 
 use std::time::Duration;
 
@@ -28,7 +29,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(live))
 }
 
-/// Ready when every service answers its gRPC health check with SERVING.
+/// Ready when every service answers its gRPC health check with SERVING and Redis answers.
 #[utoipa::path(get, path = "/api/health/", tag = "health",
     responses((status = 200, body = Health), (status = 503, body = Health)))]
 async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
@@ -46,12 +47,23 @@ async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
             (*name, serving)
         }
     });
-    let failing: Vec<String> = futures::future::join_all(checks)
-        .await
+    let mut redis = state.sessions.redis.clone();
+    let ping = redis::cmd("PING");
+    let (services, redis) = futures::join!(
+        futures::future::join_all(checks),
+        tokio::time::timeout(
+            Duration::from_secs(2),
+            ping.query_async::<String>(&mut redis)
+        )
+    );
+    let mut failing: Vec<String> = services
         .into_iter()
         .filter(|(_, serving)| !serving)
         .map(|(name, _)| name.to_owned())
         .collect();
+    if !matches!(redis, Ok(Ok(_))) {
+        failing.push("redis".to_owned());
+    }
     if failing.is_empty() {
         (
             StatusCode::OK,

@@ -16,18 +16,18 @@ use axum::extract::FromRef;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::{auth::TokenKey, clients::Clients, config::Config};
+use crate::{auth::Sessions, clients::Clients, config::Config};
 
 #[derive(Clone)]
 pub struct AppState {
     pub clients: Clients,
-    pub token_key: TokenKey,
+    pub sessions: Sessions,
     pub config: Arc<Config>,
 }
 
-impl FromRef<AppState> for TokenKey {
+impl FromRef<AppState> for Sessions {
     fn from_ref(state: &AppState) -> Self {
-        state.token_key.clone()
+        state.sessions.clone()
     }
 }
 
@@ -57,8 +57,8 @@ impl utoipa::Modify for BearerAuth {
     }
 }
 
-/// Every route with its OpenAPI description.
-pub fn api() -> OpenApiRouter<AppState> {
+/// Every route with its own OpenAPI description.
+fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::routes())
         .merge(accounts::routes())
@@ -71,7 +71,72 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(support::routes())
 }
 
+/// Every route with its OpenAPI description, the errors common to all routes included.
+pub fn api() -> OpenApiRouter<AppState> {
+    let mut router = routes();
+    document_common_errors(router.get_openapi_mut());
+    router
+}
+
 /// The OpenAPI document, as served at `/api/openapi.json` and committed as `web/openapi.json`.
 pub fn openapi() -> utoipa::openapi::OpenApi {
     api().split_for_parts().1
+}
+
+/// The answers the gateway itself gives before a handler runs, written once for every operation
+/// they apply to instead of in each annotation: 401 where a token is required (the `User`
+/// extractor), 400 where a body, query or path parameter is read (`ApiJson`, `ApiQuery`,
+/// `ApiPath`), 413 where a body is read (the body limit, also enforced by Envoy).
+fn document_common_errors(openapi: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::{ContentBuilder, RefOr, ResponseBuilder, path::ParameterIn, schema::Ref};
+    let error = |description: &str| {
+        RefOr::T(
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/json",
+                    ContentBuilder::new()
+                        .schema(Some(Ref::from_schema_name("ErrorBody")))
+                        .build(),
+                )
+                .build(),
+        )
+    };
+    for item in openapi.paths.paths.values_mut() {
+        let operations = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.options,
+            &mut item.head,
+            &mut item.patch,
+            &mut item.trace,
+        ];
+        for operation in operations.into_iter().flatten() {
+            let secured = operation.security.as_ref().is_some_and(|s| !s.is_empty());
+            let has_body = operation.request_body.is_some();
+            let has_params = operation.parameters.as_ref().is_some_and(|params| {
+                params
+                    .iter()
+                    .any(|p| matches!(p.parameter_in, ParameterIn::Query | ParameterIn::Path))
+            });
+            let responses = &mut operation.responses.responses;
+            if secured {
+                responses.entry("401".to_owned()).or_insert_with(|| {
+                    error("The access token is missing, malformed, expired or revoked.")
+                });
+            }
+            if has_body || has_params {
+                responses
+                    .entry("400".to_owned())
+                    .or_insert_with(|| error("The request is malformed or a field is invalid."));
+            }
+            if has_body {
+                responses
+                    .entry("413".to_owned())
+                    .or_insert_with(|| error("The request body is larger than 1 MiB."));
+            }
+        }
+    }
 }

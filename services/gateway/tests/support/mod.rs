@@ -71,12 +71,32 @@ impl Stack {
 
     /// Starts the stack with the evidence service's configuration adjusted by `evidence`.
     pub async fn start_with(evidence: impl FnOnce(&mut evidence::Config)) -> Self {
+        let stack = Self::start_unready(evidence).await;
+        let http = stack.http.clone();
+        let url = stack.url("health/");
+        testing::eventually("every service healthy", Duration::from_secs(30), || {
+            let http = http.clone();
+            let url = url.clone();
+            async move {
+                let response = http.get(&url).send().await.ok()?;
+                response.status().is_success().then_some(())
+            }
+        })
+        .await;
+        stack
+    }
+
+    /// Starts the stack and waits only for the gateway to answer (its readiness is the test's
+    /// question).
+    pub async fn start_unready(evidence: impl FnOnce(&mut evidence::Config)) -> Self {
         let shutdown = CancellationToken::new();
         let amqp = testing::amqp_config();
 
         let mut accounts_config = accounts::config::Config::from_env().expect("accounts config");
         accounts_config.service = service_config("accounts", &amqp).await;
         accounts_config.limits.code_sends_per_window = 100;
+        // The ceiling on all messages is shared by every test run on this Redis.
+        accounts_config.limits.code_sends_total = u32::MAX;
         accounts_config.limits.contact_messages_per_hour = 1000;
         accounts_config.sms = accounts::config::SmsConfig::Files {
             dir: sms_dir().display().to_string(),
@@ -140,8 +160,8 @@ impl Stack {
             sharing_db,
         };
         let http = stack.http.clone();
-        let url = stack.url("health/");
-        testing::eventually("every service healthy", Duration::from_secs(30), || {
+        let url = stack.url("health/live/");
+        testing::eventually("the gateway answering", Duration::from_secs(30), || {
             let http = http.clone();
             let url = url.clone();
             async move {
@@ -151,6 +171,11 @@ impl Stack {
         })
         .await;
         stack
+    }
+
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        let response = self.http.get(self.url(path)).send().await.expect("request");
+        read(response).await
     }
 
     pub fn url(&self, path: &str) -> String {
