@@ -220,9 +220,14 @@ describe('My Files', () => {
       await page.reload();
       await page.getByTestId('last-known').getByText('You are offline. Showing the last known list').waitFor();
       await page.getByTestId('folder').filter({ hasText: folderName }).waitFor();
-    } finally {
+    } catch (error) {
       await context.setOffline(false);
+      throw error;
     }
+    // Coming back online reloads the page (spec §4): let it finish before going on.
+    const reloaded = page.waitForEvent('load');
+    await context.setOffline(false);
+    await reloaded;
     await page.goto(`/folder-view?folderId=${folder.id}`);
     await page.getByTestId('file').waitFor();
   });
