@@ -33,18 +33,11 @@ export const evidenceApi = api.injectEndpoints({
     }),
     folder: build.query<Folder, string>({
       query: (id) => `evidence/folders/${encodeURIComponent(id)}/`,
-      // Asked for by a situation id (its client_id) too: tagged with both ids, so a new item in the
-      // folder refreshes it under either.
-      providesTags: (folder, _e, id) => [{ type: 'Folder', id }, ...(folder && folder.id !== id ? [{ type: 'Folder' as const, id: folder.id }] : [])],
+      providesTags: (_r, _e, id) => [{ type: 'Folder', id }],
     }),
     createFolder: build.mutation<Folder, Schemas['NewFolder']>({
       query: (body) => ({ url: 'evidence/folders/create/', method: 'POST', body }),
-      // A capture screen that asked for its situation's folder (404 until now) learns it exists.
-      invalidatesTags: (_r, _e, body) => [
-        { type: 'Folder', id: 'LIST' },
-        'StorageUsage',
-        ...(body.client_id ? [{ type: 'Folder' as const, id: body.client_id }] : []),
-      ],
+      invalidatesTags: [{ type: 'Folder', id: 'LIST' }, 'StorageUsage'],
     }),
     renameFolder: build.mutation<Folder, { id: string; name: string }>({
       query: ({ id, name }) => ({ url: `evidence/folders/${encodeURIComponent(id)}/rename/`, method: 'PATCH', body: { name } }),

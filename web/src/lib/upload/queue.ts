@@ -3,7 +3,7 @@
 //! has finished; until then a reload, a lost network or a closed tab leaves it waiting there.
 import type { Dispatch, UnknownAction } from '@reduxjs/toolkit';
 import type { OfflineStore } from '../offline/offlineStore';
-import { uploadFulfilled, uploadPending, uploadProgressed, uploadRejected, uploadRetrying } from './uploadSlice';
+import { situationFolderResolved, uploadFulfilled, uploadPending, uploadProgressed, uploadRejected, uploadRetrying } from './uploadSlice';
 import { UploadError, uploadCapture, type ByteSender, type EvidenceTransport } from './uploader';
 
 /** Waits before the automatic retries of a failure that may pass (network, 5xx, expired URL). */
@@ -61,11 +61,16 @@ export function createUploadQueue(deps: QueueDeps): UploadQueue {
   const withLock = deps.withLock ?? webLock;
   const running = new Map<string, { controller: AbortController; done: Promise<string | undefined> }>();
   const items = new Map<string, string>();
+  // The folder of each situation once resolved: the service finds a folder by its id only, so a
+  // new situation's folder (made with the situation as client_id) is known by what it answered.
+  const folders = new Map<string, string>();
 
   async function attempt(captureId: string, signal: AbortSignal): Promise<string | undefined> {
     for (let tries = 0; ; tries += 1) {
-      const capture = await store.getCapture(captureId);
-      if (!capture) return items.get(captureId);
+      const stored = await store.getCapture(captureId);
+      if (!stored) return items.get(captureId);
+      const known = stored.folderId ? undefined : folders.get(stored.situation);
+      const capture = known ? { ...stored, folderId: known } : stored;
       // A retry keeps the row's 'retrying' state (set below) until its own progress can be timed.
       if (tries === 0) dispatch(uploadPending(captureId));
       try {
@@ -74,6 +79,11 @@ export function createUploadQueue(deps: QueueDeps): UploadQueue {
           sender,
           signal,
           onProgress: (loaded, total) => dispatch(uploadProgressed({ id: captureId, loaded, total })),
+          onFolder: (folderId) => {
+            if (folders.get(capture.situation) === folderId) return;
+            folders.set(capture.situation, folderId);
+            dispatch(situationFolderResolved({ situation: capture.situation, folderId }));
+          },
         });
         items.set(captureId, itemId);
         await store.removeCapture(captureId);

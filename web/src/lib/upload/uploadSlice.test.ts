@@ -87,10 +87,10 @@ describe('upload states (spec §4)', () => {
     store.dispatch(uploadRejected({ id: 'b', reason: 'x' }));
     store.dispatch(uploadRemoved('a'));
     store.dispatch(uploadRemoved('b'));
-    expect(store.getState().upload).toEqual({ pending: [], rejected: [], fulfilled: [], progress: {}, errors: {}, retries: {} });
+    expect(store.getState().upload).toEqual({ pending: [], rejected: [], fulfilled: [], progress: {}, errors: {}, retries: {}, folders: {} });
     store.dispatch(uploadFulfilled('c'));
     store.dispatch(uploadsReset());
-    expect(store.getState().upload).toEqual({ pending: [], rejected: [], fulfilled: [], progress: {}, errors: {}, retries: {} });
+    expect(store.getState().upload).toEqual({ pending: [], rejected: [], fulfilled: [], progress: {}, errors: {}, retries: {}, folders: {} });
   });
 });
 

@@ -31,6 +31,8 @@ export interface UploadState {
   errors: Record<string, string>;
   /** A pending file whose last attempt failed and that is being tried again, by id. */
   retries: Record<string, UploadRetry>;
+  /** The folder id of each capture situation whose folder is known, by situation. */
+  folders: Record<string, string>;
 }
 
 /** The next attempt of a failed upload, out of how many, and why the last one failed. */
@@ -52,7 +54,7 @@ export const INITIALIZING_LABEL = 'Initializing...';
 export const retryingLabel = ({ attempt, attempts }: Pick<UploadRetry, 'attempt' | 'attempts'>) =>
   `Upload failed, retrying (attempt ${attempt} of ${attempts})...`;
 
-const initialState: UploadState = { pending: [], rejected: [], fulfilled: [], progress: {}, errors: {}, retries: {} };
+const initialState: UploadState = { pending: [], rejected: [], fulfilled: [], progress: {}, errors: {}, retries: {}, folders: {} };
 
 function setStatus(state: UploadState, id: string, status: UploadStatus) {
   for (const s of STATUSES) {
@@ -95,6 +97,10 @@ export const uploadSlice = createSlice({
       setStatus(state, id, 'pending');
       state.retries[id] = retry;
     },
+    /** A situation's captures go to this folder (made for it on the first upload, or found). */
+    situationFolderResolved(state, action: PayloadAction<{ situation: string; folderId: string }>) {
+      state.folders[action.payload.situation] = action.payload.folderId;
+    },
     uploadRejected(state, action: PayloadAction<{ id: string; reason?: string }>) {
       const { id, reason } = action.payload;
       setStatus(state, id, 'rejected');
@@ -117,7 +123,16 @@ export const uploadSlice = createSlice({
   },
 });
 
-export const { uploadPending, uploadProgressed, uploadRetrying, uploadRejected, uploadFulfilled, uploadRemoved, uploadsReset } = uploadSlice.actions;
+export const {
+  uploadPending,
+  uploadProgressed,
+  uploadRetrying,
+  situationFolderResolved,
+  uploadRejected,
+  uploadFulfilled,
+  uploadRemoved,
+  uploadsReset,
+} = uploadSlice.actions;
 export const uploadReducer = uploadSlice.reducer;
 
 export function selectUploadStatus(state: UploadRootState, id: string): UploadStatus | undefined {
@@ -133,6 +148,11 @@ export function selectUploadFraction(state: UploadRootState, id: string): number
   const p = state.upload.progress[id];
   if (!p) return undefined;
   return p.total > 0 ? Math.min(1, Math.max(0, p.loaded / p.total)) : 0;
+}
+
+/** The folder a capture situation's files went to, once an upload resolved it. */
+export function selectSituationFolder(state: UploadRootState, situation: string): string | undefined {
+  return state.upload.folders[situation];
 }
 
 export function selectUploadRetry(state: UploadRootState, id: string): UploadRetry | undefined {

@@ -309,6 +309,19 @@ describe('upload queue', () => {
     expect(redux.getState().upload.errors['c-1']).toBe('The file could not be sent.');
   });
 
+  it("remembers a new situation's folder: the store learns it, and later captures go straight there", async () => {
+    const { calls, transport, sender } = fakes();
+    const findFolder = vi.fn(transport.findFolder);
+    const { store, redux, queue } = setup({ ...transport, findFolder }, sender);
+    await store.addCapture(capture({ id: 'first' }));
+    await store.addCapture(capture({ id: 'second' }));
+    await queue.uploadSituation('s-1');
+    expect(redux.getState().upload.folders).toEqual({ 's-1': 'folder-new' });
+    expect(findFolder).toHaveBeenCalledTimes(1);
+    expect(calls.folders).toHaveLength(1);
+    expect(calls.created.map((c) => c.folderId)).toEqual(['folder-new', 'folder-new']);
+  });
+
   it('uploads a situation in the order stored', async () => {
     const { calls, transport, sender } = fakes({ existingFolder: true });
     const { store, queue } = setup(transport, sender);

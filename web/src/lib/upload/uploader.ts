@@ -79,6 +79,8 @@ export interface UploadOptions {
   sender: ByteSender;
   /** Bytes of the file the store holds so far, of `total`. */
   onProgress?: (loaded: number, total: number) => void;
+  /** The folder the capture goes to, once known (made for a new situation, or found). */
+  onFolder?: (folderId: string) => void;
   signal?: AbortSignal;
 }
 
@@ -148,6 +150,7 @@ export async function uploadCapture(capture: StoredCapture, options: UploadOptio
     created = await transport.retakeItem(capture.retakeOf, retake);
   } else {
     const folderId = await resolveFolder(capture, transport);
+    options.onFolder?.(folderId);
     signal?.throwIfAborted();
     created = await transport.createItem(folderId, itemBody(capture));
   }

@@ -1,4 +1,5 @@
-// The capture screen with the app's store and upload queue against a fake evidence API: a new
+// The capture screen with the app's store and upload queue against a fake evidence API (which, like
+// the service, finds a folder by its id only): a new
 // situation's notice goes once its folder exists, Done opens the folder just filled, a capture
 // session is continued until Done, a second session of the day gets a folder name of its own, and
 // the session's files are listed above the camera. The camera is replaced at the module boundary
@@ -104,8 +105,9 @@ function fakeEvidenceApi(existing: string[] = []) {
       folders.set(wanted.client_id, folder);
       return folder;
     }
-    const situation = /^evidence\/folders\/([^/]+)\/$/.exec(path)?.[1];
-    if (method === 'GET' && situation) return folders.get(situation) ?? notFound;
+    // Like the service: a folder is found by its id only, never by the client_id it was made with.
+    const id = /^evidence\/folders\/([^/]+)\/$/.exec(path)?.[1];
+    if (method === 'GET' && id) return [...folders.values()].find((f) => f.id === id) ?? notFound;
     const into = /^evidence\/folders\/([^/]+)\/items\/create\/$/.exec(path)?.[1];
     if (into) {
       serial += 1;

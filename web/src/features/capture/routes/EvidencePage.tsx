@@ -9,7 +9,7 @@
 //! are listed above the camera, so a phone shows them without scrolling.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { errorStatus } from '../../../lib/api/errors';
 import { EXPIRED_MESSAGE, useFolderQuery, useItemQuery } from '../../../lib/api/evidence';
@@ -20,7 +20,7 @@ import { useLocation, type LocationState } from '../../../lib/media/useLocation'
 import { useOnline } from '../../../lib/network/useOnline';
 import { offlineStore, OfflineStoreFullError, type CaptureInfo, type StoredCapture } from '../../../lib/offline/offlineStore';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
-import { uploadRemoved } from '../../../lib/upload/uploadSlice';
+import { selectSituationFolder, uploadRemoved } from '../../../lib/upload/uploadSlice';
 import { LocationHelpSheet } from '../components/LocationHelpSheet';
 import { Recorder, type Recording } from '../components/Recorder';
 import { UploadRow } from '../components/UploadRow';
@@ -71,10 +71,12 @@ export function EvidencePage() {
     setParams(next, { replace: true });
   }, [situation, params, setParams]);
 
-  const folder = useFolderQuery(situation ?? '', { skip: !situation || !online });
+  // A new situation's folder is found by its id once an upload has made it (the service knows a
+  // folder by its id only, not by the situation it was made for).
+  const madeFolderId = useAppSelector((state) => (situation ? selectSituationFolder(state, situation) : undefined));
+  const folder = useFolderQuery(madeFolderId ?? situation ?? '', { skip: !situation || !online });
   const folderId = folder.data?.id;
-  // Until the first upload makes the folder (the query is refreshed then, see evidenceApi).
-  const isNewSituation = errorStatus(folder.error) === 404;
+  const isNewSituation = !madeFolderId && errorStatus(folder.error) === 404;
   const expired = folder.data?.expired ?? retakeItem.data?.expired ?? false;
 
   // The situation's captures: those stored on the device, and those uploaded while this screen is open.
