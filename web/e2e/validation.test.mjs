@@ -153,8 +153,13 @@ describe('§5 validation in the browser', () => {
       .getByLabel('Country code', { exact: true })
       .evaluate((select) => [...select.querySelectorAll('option')].map((option) => option.value));
     assert.ok(codes.length > 200, `${codes.length} country codes`);
-    for (const code of codes) assert.match(code, /^\+\d{1,5}$/);
+    // A code several countries share is the bare code for its main country, the code and the
+    // country for the others ('+1 CA'); only the code is sent.
+    for (const code of codes) assert.match(code, /^\+\d{1,5}( [A-Z]{2})?$/);
     for (const code of ['+1', '+44', '+49', '+91']) assert.ok(codes.includes(code), code);
+    const select = page.getByLabel('Country code', { exact: true });
+    await select.selectOption('+1');
+    assert.equal(await select.evaluate((el) => el.selectedOptions[0].textContent), 'United States of America (+1)');
     // Nothing else can be chosen; the server's answer to an unknown code is checked below.
     await assert.rejects(page.getByLabel('Country code', { exact: true }).selectOption('+999', { timeout: 1000 }));
   });
