@@ -260,6 +260,87 @@ async fn a_card_is_saved_as_default_and_the_same_card_again_is_a_duplicate() {
     assert_eq!(status, 404);
 }
 
+/// Spec §7 ids go into Stripe's URLs: only Stripe's shape (prefix, `_`, letters and digits) is
+/// taken from a client, as a 400 on the field, before anything is looked up, stored or sent.
+#[tokio::test]
+async fn stripe_ids_off_stripes_shape_are_field_errors_and_nothing_is_stored() {
+    let stack = Stack::start().await;
+    let user = User::new(&stack).await;
+    let customer = user.customer().await;
+    for bad in ["é", " ", "a\r\nb", "../x", "pm_X?expand[]=customer"] {
+        let (status, body) = user
+            .post(
+                "payments/payment-method/register/",
+                json!({ "payment_method_id": bad }),
+            )
+            .await;
+        assert_eq!(status, 400, "{bad:?}: {body}");
+        assert_eq!(body["errors"][0]["field"], "payment_method_id", "{bad:?}");
+        let message = body["errors"][0]["message"].as_str().unwrap();
+        assert!(
+            message == "This field is required" || message.starts_with("Expected a Stripe"),
+            "{bad:?}: {message}"
+        );
+        for path in [
+            "payments/payment-method/set-default/",
+            "payments/payment-method/remove/",
+        ] {
+            let (status, body) = user.post(path, json!({ "payment_method_id": bad })).await;
+            assert_eq!(status, 400, "{path} {bad:?}: {body}");
+            assert_eq!(body["errors"][0]["field"], "payment_method_id");
+        }
+        let (status, body) = user
+            .post(
+                "payments/stored-account/update/",
+                json!({ "auto_topping_up_amount": 1000, "payment_method_id": bad }),
+            )
+            .await;
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(body["errors"][0]["field"], "payment_method_id");
+        let (status, body) = user
+            .post_keyed(
+                "payments/payment-intent/create/",
+                &uuid::Uuid::new_v4().to_string(),
+                json!({ "payment_method_id": bad, "metadata": { "action": 4, "amount": 1000 } }),
+            )
+            .await;
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(body["errors"][0]["field"], "payment_method_id");
+        let (status, body) = user
+            .post(
+                "payments/stripe-setup-intent/create/",
+                json!({ "stripe_customer_id": bad }),
+            )
+            .await;
+        assert_eq!(status, 400, "{bad:?}: {body}");
+        assert_eq!(body["errors"][0]["field"], "stripe_customer_id");
+    }
+    let (status, body) = user
+        .post(
+            "payments/stripe-setup-intent/create/",
+            json!({ "stripe_customer_id": format!("{customer}?expand[]=x") }),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    let encoded = "pm_X%3Fexpand%5B%5D%3Dcustomer";
+    let (status, _) = user
+        .get(&format!("payments/payment-method/{encoded}/retrieve/"))
+        .await;
+    assert_eq!(status, 404, "an id that cannot be a card names no card");
+
+    let payments = sqlx::PgPool::connect(secrecy::ExposeSecret::expose_secret(&stack.payments_db))
+        .await
+        .unwrap();
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM payment_methods")
+        .fetch_one(&payments)
+        .await
+        .unwrap();
+    assert_eq!(stored, 0, "no card id was stored");
+    let (status, body) = user.get("payments/stored-account/get/").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["payment_method_id"], Value::Null);
+}
+
 #[tokio::test]
 async fn a_card_declined_at_setup_is_never_saved() {
     let stack = Stack::start().await;

@@ -7,6 +7,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::{
+    domain::{CustomerId, PaymentMethodId},
     error::PaymentsError,
     stripe::{Stripe, StripeFailure},
     wallet,
@@ -40,13 +41,14 @@ pub async fn customer_id(conn: &mut PgConnection, user_id: Uuid) -> Result<Strin
 }
 
 /// Step 3 of the add-card flow: records the browser's PaymentMethod and answers its fingerprint.
-#[tracing::instrument(skip_all, fields(user.id = %user_id, stripe.payment_method = payment_method_id))]
+#[tracing::instrument(skip_all, fields(user.id = %user_id, stripe.payment_method = %payment_method_id))]
 pub async fn register(
     pool: &PgPool,
     stripe: &dyn Stripe,
     user_id: Uuid,
-    payment_method_id: &str,
+    payment_method_id: &PaymentMethodId,
 ) -> Result<Card, PaymentsError> {
+    let payment_method_id = payment_method_id.as_str();
     let mut conn = pool.acquire().await?;
     let customer = customer_id(&mut conn, user_id).await?;
     let details = match stripe.retrieve_payment_method(payment_method_id).await {
@@ -101,11 +103,11 @@ pub async fn create_setup_intent(
     pool: &PgPool,
     stripe: &dyn Stripe,
     user_id: Uuid,
-    stripe_customer_id: &str,
+    stripe_customer_id: &CustomerId,
 ) -> Result<String, PaymentsError> {
     let mut conn = pool.acquire().await?;
     let customer = customer_id(&mut conn, user_id).await?;
-    if customer != stripe_customer_id {
+    if customer != stripe_customer_id.as_str() {
         return Err(PaymentsError::NotFound);
     }
     let pending: Option<String> = sqlx::query_scalar(
@@ -155,6 +157,8 @@ pub async fn reconcile(
                 let confirmed = intent.payment_method.unwrap_or(pm.clone());
                 if confirmed != pm {
                     mark(pool, &pm, "failed").await?;
+                    let confirmed = PaymentMethodId::parse("payment_method", &confirmed)
+                        .map_err(|e| anyhow::anyhow!("Stripe's confirmed card: {}", e.message))?;
                     register(pool, stripe, user_id, &confirmed).await?;
                 }
                 save(pool, stripe, user_id, &confirmed).await?;
@@ -268,26 +272,27 @@ pub async fn list(conn: &mut PgConnection, user_id: Uuid) -> Result<Vec<Card>, P
 pub async fn get(
     conn: &mut PgConnection,
     user_id: Uuid,
-    payment_method_id: &str,
+    payment_method_id: &PaymentMethodId,
 ) -> Result<Card, PaymentsError> {
     list(conn, user_id)
         .await?
         .into_iter()
-        .find(|c| c.id == payment_method_id)
+        .find(|c| c.id == payment_method_id.as_str())
         .ok_or(PaymentsError::NotFound)
 }
 
-#[tracing::instrument(skip_all, fields(user.id = %user_id, stripe.payment_method = payment_method_id))]
+#[tracing::instrument(skip_all, fields(user.id = %user_id, stripe.payment_method = %id))]
 pub async fn set_default(
     pool: &PgPool,
     stripe: &dyn Stripe,
     user_id: Uuid,
-    payment_method_id: &str,
+    id: &PaymentMethodId,
 ) -> Result<Vec<Card>, PaymentsError> {
+    let payment_method_id = id.as_str();
     reconcile(pool, stripe, user_id).await?;
     let mut tx = pool.begin().await?;
     let customer = customer_id(&mut tx, user_id).await?;
-    get(&mut tx, user_id, payment_method_id).await?;
+    get(&mut tx, user_id, id).await?;
     sqlx::query(
         "UPDATE customers SET default_payment_method = $2, updated_at = now() WHERE user_id = $1",
     )
@@ -305,19 +310,20 @@ pub async fn set_default(
 
 /// Removes a saved card. The default card cannot be removed (spec §8); the wallet card can be
 /// only after the wallet moves to another card or closes.
-#[tracing::instrument(skip_all, fields(user.id = %user_id, stripe.payment_method = payment_method_id))]
+#[tracing::instrument(skip_all, fields(user.id = %user_id, stripe.payment_method = %id))]
 pub async fn remove(
     pool: &PgPool,
     stripe: &dyn Stripe,
     user_id: Uuid,
-    payment_method_id: &str,
+    id: &PaymentMethodId,
 ) -> Result<Vec<Card>, PaymentsError> {
+    let payment_method_id = id.as_str();
     let mut tx = pool.begin().await?;
     sqlx::query("SELECT 1 FROM customers WHERE user_id = $1 FOR UPDATE")
         .bind(user_id)
         .execute(&mut *tx)
         .await?;
-    let card = get(&mut tx, user_id, payment_method_id).await?;
+    let card = get(&mut tx, user_id, id).await?;
     if card.default_method {
         return Err(PaymentsError::Refused(REMOVE_DEFAULT_MESSAGE));
     }

@@ -42,6 +42,12 @@ impl PaymentsError {
     }
 }
 
+impl From<FieldError> for PaymentsError {
+    fn from(err: FieldError) -> Self {
+        Self::Invalid(vec![err])
+    }
+}
+
 impl From<sqlx::Error> for PaymentsError {
     fn from(err: sqlx::Error) -> Self {
         Self::Internal(err.into())

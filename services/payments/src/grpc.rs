@@ -15,6 +15,7 @@ use uuid::Uuid;
 use crate::{
     cards::{self, Card},
     customers,
+    domain::{CustomerId, PaymentMethodId},
     error::PaymentsError,
     pricing::Pricing,
     purchases::{self, stored_account_pb},
@@ -146,18 +147,9 @@ impl PaymentsRpc for PaymentsApi {
     ) -> Reply<pb::PaymentMethod> {
         let user_id = user(&request)?;
         let req = request.into_inner();
-        if req.payment_method_id.trim().is_empty() {
-            return Err(
-                PaymentsError::invalid("payment_method_id", "This field is required").into(),
-            );
-        }
-        let card = cards::register(
-            &self.pool,
-            self.stripe.as_ref(),
-            user_id,
-            req.payment_method_id.trim(),
-        )
-        .await?;
+        let id = PaymentMethodId::parse("payment_method_id", &req.payment_method_id)
+            .map_err(PaymentsError::from)?;
+        let card = cards::register(&self.pool, self.stripe.as_ref(), user_id, &id).await?;
         Ok(Response::new(card_pb(card)))
     }
 
@@ -167,13 +159,11 @@ impl PaymentsRpc for PaymentsApi {
     ) -> Reply<pb::SetupIntent> {
         let user_id = user(&request)?;
         let req = request.into_inner();
-        let client_secret = cards::create_setup_intent(
-            &self.pool,
-            self.stripe.as_ref(),
-            user_id,
-            &req.stripe_customer_id,
-        )
-        .await?;
+        let customer = CustomerId::parse("stripe_customer_id", &req.stripe_customer_id)
+            .map_err(PaymentsError::from)?;
+        let client_secret =
+            cards::create_setup_intent(&self.pool, self.stripe.as_ref(), user_id, &customer)
+                .await?;
         Ok(Response::new(pb::SetupIntent { client_secret }))
     }
 
@@ -195,9 +185,12 @@ impl PaymentsRpc for PaymentsApi {
     ) -> Reply<pb::PaymentMethod> {
         let user_id = user(&request)?;
         let req = request.into_inner();
+        // A path id that cannot be a card id names no card of the user's.
+        let id = PaymentMethodId::parse("id", &req.payment_method_id)
+            .map_err(|_| PaymentsError::NotFound)?;
         let mut conn = self.pool.acquire().await.map_err(PaymentsError::from)?;
         Ok(Response::new(card_pb(
-            cards::get(&mut conn, user_id, &req.payment_method_id).await?,
+            cards::get(&mut conn, user_id, &id).await?,
         )))
     }
 
@@ -207,13 +200,9 @@ impl PaymentsRpc for PaymentsApi {
     ) -> Reply<pb::PaymentMethods> {
         let user_id = user(&request)?;
         let req = request.into_inner();
-        let cards = cards::set_default(
-            &self.pool,
-            self.stripe.as_ref(),
-            user_id,
-            &req.payment_method_id,
-        )
-        .await?;
+        let id = PaymentMethodId::parse("payment_method_id", &req.payment_method_id)
+            .map_err(PaymentsError::from)?;
+        let cards = cards::set_default(&self.pool, self.stripe.as_ref(), user_id, &id).await?;
         Ok(Response::new(cards_pb(cards)))
     }
 
@@ -223,13 +212,9 @@ impl PaymentsRpc for PaymentsApi {
     ) -> Reply<pb::PaymentMethods> {
         let user_id = user(&request)?;
         let req = request.into_inner();
-        let cards = cards::remove(
-            &self.pool,
-            self.stripe.as_ref(),
-            user_id,
-            &req.payment_method_id,
-        )
-        .await?;
+        let id = PaymentMethodId::parse("payment_method_id", &req.payment_method_id)
+            .map_err(PaymentsError::from)?;
+        let cards = cards::remove(&self.pool, self.stripe.as_ref(), user_id, &id).await?;
         Ok(Response::new(cards_pb(cards)))
     }
 
@@ -251,12 +236,14 @@ impl PaymentsRpc for PaymentsApi {
     ) -> Reply<pb::StoredAccount> {
         let user_id = user(&request)?;
         let req = request.into_inner();
+        let id = PaymentMethodId::parse("payment_method_id", &req.payment_method_id)
+            .map_err(PaymentsError::from)?;
         let account = wallet::update(
             &self.pool,
             &self.pricing,
             user_id,
             req.auto_topping_up_amount,
-            &req.payment_method_id,
+            &id,
         )
         .await?;
         Ok(Response::new(stored_account_pb(&account)))

@@ -3,6 +3,7 @@
 pub mod cards;
 pub mod config;
 pub mod customers;
+pub mod domain;
 pub mod error;
 pub mod events;
 pub mod grpc;

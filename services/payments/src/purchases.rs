@@ -11,6 +11,7 @@ use uuid::Uuid;
 
 use crate::{
     cards,
+    domain::PaymentMethodId,
     error::PaymentsError,
     idempotency,
     pricing::{Breakdown, Pricing},
@@ -43,6 +44,7 @@ pub async fn create_payment_intent(
         }
     };
     wallet::check_amount(pricing, "metadata.amount", metadata.amount)?;
+    let payment_method = PaymentMethodId::parse("payment_method_id", &request.payment_method_id)?;
     let hash = idempotency::request_hash("payment_intent", &request);
     let mut tx = pool.begin().await?;
     if let Some(answer) =
@@ -51,7 +53,7 @@ pub async fn create_payment_intent(
         return Ok(answer);
     }
     let customer = cards::customer_id(&mut tx, user_id).await?;
-    cards::get(&mut tx, user_id, &request.payment_method_id)
+    cards::get(&mut tx, user_id, &payment_method)
         .await
         .map_err(|err| match err {
             PaymentsError::NotFound => {
@@ -62,7 +64,7 @@ pub async fn create_payment_intent(
     let intent = stripe
         .create_payment_intent(
             &customer,
-            &request.payment_method_id,
+            payment_method.as_str(),
             metadata.amount,
             &[
                 ("user_id", user_id.to_string()),
@@ -79,7 +81,7 @@ pub async fn create_payment_intent(
         user_id,
         purpose,
         metadata.amount,
-        &request.payment_method_id,
+        payment_method.as_str(),
         (purpose == "wallet_create").then_some(metadata.amount),
         "created",
     )
@@ -159,6 +161,7 @@ pub fn storage_price(
         ));
     }
     let breakdown = pricing.storage(size, months);
+
     let new_date = current.map(|c| extended(c, now, months));
     Ok(pb::StoragePrice {
         breakdown: Some(breakdown_pb(&breakdown)),

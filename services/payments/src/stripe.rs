@@ -191,6 +191,21 @@ fn encode_form(form: &[(String, String)]) -> String {
     out
 }
 
+/// One path segment, percent-encoded whatever it holds: the ids reaching here were parsed at the
+/// edge or came from Stripe, and encoding them anyway keeps any other text (`?`, `/`, `..`, CR/LF)
+/// inside its segment instead of changing the request.
+fn segment(id: &str) -> String {
+    let mut out = String::with_capacity(id.len());
+    for byte in id.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_') {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
 fn field(name: &str, value: impl ToString) -> (String, String) {
     (name.to_owned(), value.to_string())
 }
@@ -214,6 +229,18 @@ mod tests {
             super::encode_form(&form),
             "metadata%5Buser_id%5D=a%20b%26c&amount=500"
         );
+    }
+
+    #[test]
+    fn path_segments_cannot_carry_a_query_a_slash_or_a_line_break() {
+        assert_eq!(super::segment("pm_1AbC"), "pm_1AbC");
+        assert_eq!(
+            super::segment("pm_X?expand[]=customer"),
+            "pm_X%3Fexpand%5B%5D%3Dcustomer"
+        );
+        assert_eq!(super::segment("../x"), "%2E%2E%2Fx");
+        assert_eq!(super::segment("a\r\nb"), "a%0D%0Ab");
+        assert_eq!(super::segment("é"), "%C3%A9");
     }
 }
 
@@ -299,7 +326,7 @@ impl Stripe for StripeApi {
         let _: IdOnly = self
             .call(
                 StripeMethod::Post,
-                &format!("/customers/{customer}"),
+                &format!("/customers/{}", segment(customer)),
                 &[field("name", name)],
                 None,
             )
@@ -312,7 +339,7 @@ impl Stripe for StripeApi {
         let pm: PaymentMethodObject = self
             .call(
                 StripeMethod::Get,
-                &format!("/payment_methods/{id}"),
+                &format!("/payment_methods/{}", segment(id)),
                 &[],
                 None,
             )
@@ -336,7 +363,7 @@ impl Stripe for StripeApi {
         let _: IdOnly = self
             .call(
                 StripeMethod::Post,
-                &format!("/payment_methods/{id}/attach"),
+                &format!("/payment_methods/{}/attach", segment(id)),
                 &[field("customer", customer)],
                 Some(&format!("attach-{id}")),
             )
@@ -349,7 +376,7 @@ impl Stripe for StripeApi {
         let _: IdOnly = self
             .call(
                 StripeMethod::Post,
-                &format!("/payment_methods/{id}/detach"),
+                &format!("/payment_methods/{}/detach", segment(id)),
                 &[],
                 None,
             )
@@ -366,7 +393,7 @@ impl Stripe for StripeApi {
         let _: IdOnly = self
             .call(
                 StripeMethod::Post,
-                &format!("/customers/{customer}"),
+                &format!("/customers/{}", segment(customer)),
                 &[field(
                     "invoice_settings[default_payment_method]",
                     payment_method,
@@ -404,7 +431,7 @@ impl Stripe for StripeApi {
         let intent: IntentObject = self
             .call(
                 StripeMethod::Get,
-                &format!("/setup_intents/{id}"),
+                &format!("/setup_intents/{}", segment(id)),
                 &[],
                 None,
             )
@@ -445,7 +472,7 @@ impl Stripe for StripeApi {
         let intent: IntentObject = self
             .call(
                 StripeMethod::Get,
-                &format!("/payment_intents/{id}"),
+                &format!("/payment_intents/{}", segment(id)),
                 &[],
                 None,
             )

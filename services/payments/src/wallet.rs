@@ -6,6 +6,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::{
+    domain::PaymentMethodId,
     error::PaymentsError,
     pricing::Pricing,
     stripe::{OffSessionCharge, Stripe, StripeFailure},
@@ -172,7 +173,7 @@ pub async fn update(
     pricing: &Pricing,
     user_id: Uuid,
     amount: i64,
-    payment_method_id: &str,
+    payment_method_id: &PaymentMethodId,
 ) -> Result<StoredAccount, PaymentsError> {
     check_amount(pricing, "auto_topping_up_amount", amount)?;
     let mut tx = pool.begin().await?;
@@ -193,7 +194,7 @@ pub async fn update(
          WHERE user_id = $1",
     )
     .bind(user_id)
-    .bind(payment_method_id)
+    .bind(payment_method_id.as_str())
     .bind(amount)
     .execute(&mut *tx)
     .await?;

@@ -187,7 +187,9 @@ impl From<payments::PaymentMethods> for PaymentMethods {
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct PaymentMethodRef {
-    /// The Stripe PaymentMethod id (`pm_...`).
+    /// The Stripe PaymentMethod id: `pm_` then letters and digits (anything else is a 400 on the
+    /// field).
+    #[schema(pattern = "^pm_[A-Za-z0-9]+$", max_length = 255)]
     pub payment_method_id: String,
 }
 
@@ -228,6 +230,8 @@ async fn register_payment_method(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SetupIntentRequest {
+    /// The user's Stripe customer: `cus_` then letters and digits.
+    #[schema(pattern = "^cus_[A-Za-z0-9]+$", max_length = 255)]
     pub stripe_customer_id: String,
 }
 
@@ -239,7 +243,7 @@ pub struct SetupIntent {
 /// Add-card step 5: a SetupIntent for the registered card, confirmed in the browser.
 #[utoipa::path(post, path = "/api/payments/stripe-setup-intent/create/", tag = "payments", security(("bearer" = [])),
     request_body = SetupIntentRequest,
-    responses((status = 200, body = SetupIntent), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = SetupIntent), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn create_setup_intent(
     State(state): State<AppState>,
     User(caller): User,
@@ -300,7 +304,7 @@ async fn get_payment_method(
 /// Makes a saved card the default for credit card payments.
 #[utoipa::path(post, path = "/api/payments/payment-method/set-default/", tag = "payments", security(("bearer" = [])),
     request_body = PaymentMethodRef,
-    responses((status = 200, body = PaymentMethods), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = PaymentMethods), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn set_default_payment_method(
     State(state): State<AppState>,
     User(caller): User,
@@ -387,6 +391,8 @@ async fn get_stored_account(
 pub struct UpdateStoredAccount {
     /// Cents, 1000 to 10000 (spec §9).
     pub auto_topping_up_amount: i64,
+    /// A saved card's id: `pm_` then letters and digits.
+    #[schema(pattern = "^pm_[A-Za-z0-9]+$", max_length = 255)]
     pub payment_method_id: String,
 }
 
@@ -462,6 +468,8 @@ pub struct IntentMetadata {
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CreatePaymentIntent {
+    /// A saved card's id: `pm_` then letters and digits.
+    #[schema(pattern = "^pm_[A-Za-z0-9]+$", max_length = 255)]
     pub payment_method_id: String,
     pub metadata: IntentMetadata,
 }

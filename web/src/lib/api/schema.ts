@@ -1362,6 +1362,7 @@ export interface components {
         };
         CreatePaymentIntent: {
             metadata: components["schemas"]["IntentMetadata"];
+            /** @description A saved card's id: `pm_` then letters and digits. */
             payment_method_id: string;
         };
         CreatedItem: {
@@ -1709,7 +1710,10 @@ export interface components {
             wallet: boolean;
         };
         PaymentMethodRef: {
-            /** @description The Stripe PaymentMethod id (`pm_...`). */
+            /**
+             * @description The Stripe PaymentMethod id: `pm_` then letters and digits (anything else is a 400 on the
+             *     field).
+             */
             payment_method_id: string;
         };
         PaymentMethods: {
@@ -1906,6 +1910,7 @@ export interface components {
             client_secret: string;
         };
         SetupIntentRequest: {
+            /** @description The user's Stripe customer: `cus_` then letters and digits. */
             stripe_customer_id: string;
         };
         SharingPriceRequest: {
@@ -2014,6 +2019,7 @@ export interface components {
              * @description Cents, 1000 to 10000 (spec §9).
              */
             auto_topping_up_amount: number;
+            /** @description A saved card's id: `pm_` then letters and digits. */
             payment_method_id: string;
         };
         /** @description How to send the bytes: one presigned POST (`single`), or parts (`multipart`). */
@@ -4151,6 +4157,14 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentMethods"];
                 };
             };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4541,6 +4555,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SetupIntent"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             404: {
