@@ -62,7 +62,8 @@ describe('sign up, stay signed in, log out', () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL((url) => url.pathname === '/');
-    assert.equal((await storedLoginInfo(page))?.accessToken ?? null, null);
+    // redux-persist writes after the state changes: poll rather than read once.
+    await eventually('the session to be cleared on the device', async () => ((await storedLoginInfo(page))?.accessToken ? undefined : true));
     await page.goto('/dashboard/home');
     await page.waitForURL((url) => url.pathname === '/');
   });
