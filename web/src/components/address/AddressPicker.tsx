@@ -4,6 +4,7 @@
 import { useEffect, useId, useState } from 'react';
 import { placesProvider, type PlaceDetails, type PlaceSuggestion, type PlacesProvider } from '../../lib/places';
 import { BackControl } from '../BackControl';
+import { useEscape } from '../useEscape';
 import './address.css';
 
 export const SEARCH_DEBOUNCE_MS = 1000;
@@ -19,6 +20,7 @@ interface Props {
 type Search = { state: 'idle' } | { state: 'searching' } | { state: 'done'; query: string; results: PlaceSuggestion[] } | { state: 'failed' };
 
 export function AddressPicker({ onSelect, onClose, provider, debounceMs = SEARCH_DEBOUNCE_MS }: Props) {
+  useEscape(onClose);
   const id = useId();
   const [places] = useState(() => provider ?? placesProvider());
   const [query, setQuery] = useState('');

@@ -16,10 +16,10 @@ vi.mock('../../lib/stripe', () => ({
 
 afterEach(() => vi.unstubAllGlobals());
 
-function renderForm(mode: WalletMode) {
+function renderForm(mode: WalletMode, onClose: () => void = () => {}) {
   serve({ 'GET payments/payment-methods/get/': { payment_methods: [apiCard()] } });
   const onSubmit = vi.fn();
-  renderAt(makePaymentsStore(), [{ path: '/', element: <WalletForm mode={mode} submitting={false} onSubmit={onSubmit} onClose={() => {}} /> }], '/');
+  renderAt(makePaymentsStore(), [{ path: '/', element: <WalletForm mode={mode} submitting={false} onSubmit={onSubmit} onClose={onClose} /> }], '/');
   return onSubmit;
 }
 
@@ -30,6 +30,17 @@ async function openCustom() {
 }
 
 describe('wallet form', () => {
+  it('Escape closes the custom amount dialog first, then the form', async () => {
+    const onClose = vi.fn();
+    renderForm('top-up', onClose);
+    const custom = await openCustom();
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(custom).not.toBeInTheDocument();
+    expect(onClose).not.toHaveBeenCalled();
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledOnce();
+  });
+
   it.each([
     ['create', 'Transfer Money and Create CreditCard Wallet'],
     ['edit', 'Save'],

@@ -10,6 +10,7 @@ import { AmountDialog } from './AmountDialog';
 import { cardTitle } from './cardTitle';
 import { formatAmountLabel } from './money';
 import { canSubmit, needsAuthorisations, PRESET_AMOUNTS, SUBMIT_LABEL, type WalletMode } from './walletRules';
+import { useEscape } from '../useEscape';
 import './payments.css';
 
 export const WALLET_TITLES: Record<WalletMode, string> = {
@@ -45,6 +46,7 @@ function authorisationTexts(mode: WalletMode, amount: string): [string, string] 
 }
 
 export function WalletForm({ mode, initialCardId = null, initialAmount = null, submitting, onSubmit, onClose }: Props) {
+  useEscape(onClose);
   const cards = usePaymentMethodsQuery();
   const [chosenCard, setChosenCard] = useState<string | null>(initialCardId);
   const [amount, setAmount] = useState<number | null>(initialAmount);

@@ -7,6 +7,7 @@ import { FormProvider, useForm } from 'react-hook-form';
 import { AddressForm, addressSchema, fullAddress, type Address } from '../../../components/address';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { BackControl } from '../../../components/BackControl';
+import { useEscape } from '../../../components/useEscape';
 
 const schema = addressSchema();
 
@@ -17,6 +18,7 @@ interface Props {
 }
 
 export function BillingAddressScreen({ initial, onSave, onBack }: Props) {
+  useEscape(onBack);
   const id = useId();
   const form = useForm<Address>({ resolver: zodResolver(schema), defaultValues: initial, mode: 'onChange' });
   const save = form.handleSubmit((values) => onSave({ ...values, fullAddress: fullAddress(values) }));

@@ -110,6 +110,15 @@ describe('the payment information form', () => {
     expect(screen.getByRole('button', { name: 'Proceed without a Promo Code' })).toBeInTheDocument();
   });
 
+  it('Escape asks before leaving, and Escape again stays', async () => {
+    const { onClose } = renderForm();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Leave this page?' })).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Leave this page?' })).toBeNull();
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
   it('asks before leaving (Leave) and before going back (Out)', async () => {
     const { onClose, onBack } = renderForm();
     await userEvent.click(screen.getByRole('button', { name: 'Close' }));

@@ -24,6 +24,7 @@ import { CardField, INITIAL_CARD_STATE, type CardState } from './CardField';
 import { PromoAppliedDialog, PromoDialog } from './PromoDialogs';
 import { Switch } from './Switch';
 import { BackControl } from '../../../components/BackControl';
+import { useEscape } from '../../../components/useEscape';
 import '../cards.css';
 
 export interface PaymentInformationProps {
@@ -140,6 +141,9 @@ export function PaymentInformationForm({
       setBusy(false);
     }
   };
+
+  // Escape asks before leaving, as the Close button does.
+  useEscape(() => setDialog('leave'), dialog === 'none' && !billingOpen);
 
   const canSubmit = formState.isValid && !card.error && !cardFlowError && card.complete && ready && !busy;
 

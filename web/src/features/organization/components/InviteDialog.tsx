@@ -14,6 +14,7 @@ import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { useCreateInviteMutation } from '../api/organizationApi';
 import { FAILED_MESSAGE, inviteSentMessage } from '../model/messages';
 import { inviteSchema, type InviteValues } from '../validation/invite';
+import { useEscape } from '../../../components/useEscape';
 
 const SERVER_FIELDS: Record<string, keyof InviteValues> = { email: 'email', phone_number: 'phoneNumber', role: 'role' };
 
@@ -29,6 +30,7 @@ interface Props {
 }
 
 export function InviteDialog({ roles, onClose }: Props) {
+  useEscape(onClose);
   const dispatch = useAppDispatch();
   const titleId = useId();
   const [createInvite, creating] = useCreateInviteMutation();
