@@ -84,7 +84,7 @@ pub async fn run_with(
     };
     let health = infra.health_service(
         &["evidentia.accounts.v1.AccountsService"],
-        Some(state.redis.clone()),
+        vec![Arc::new(state.redis.clone())],
     );
     let router = grpc::server()
         .add_service(health)

@@ -3,6 +3,7 @@
 
 use std::{
     future::Future,
+    pin::Pin,
     sync::{
         Arc,
         atomic::{AtomicBool, Ordering},
@@ -72,10 +73,36 @@ pub fn main<S: Service>() -> anyhow::Result<()> {
 const READINESS_INTERVAL: Duration = Duration::from_secs(2);
 const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// Something beyond its database and broker that a service cannot serve without (Redis, the S3
+/// store), asked at every readiness check.
+pub trait Probe: Send + Sync {
+    /// Named in the log when it fails.
+    fn name(&self) -> &'static str;
+    /// True while it answers.
+    fn ready(&self) -> Pin<Box<dyn Future<Output = bool> + Send + '_>>;
+}
+
+/// Redis answers `PING`.
+impl Probe for ConnectionManager {
+    fn name(&self) -> &'static str {
+        "redis"
+    }
+
+    fn ready(&self) -> Pin<Box<dyn Future<Output = bool> + Send + '_>> {
+        let mut conn = self.clone();
+        Box::pin(async move {
+            redis::cmd("PING")
+                .query_async::<String>(&mut conn)
+                .await
+                .is_ok()
+        })
+    }
+}
+
 struct Dependencies {
     pool: PgPool,
     broker_up: Arc<AtomicBool>,
-    redis: Option<ConnectionManager>,
+    probes: Vec<Arc<dyn Probe>>,
 }
 
 impl Dependencies {
@@ -89,15 +116,10 @@ impl Dependencies {
         if !self.broker_up.load(Ordering::Relaxed) {
             failing.push("rabbitmq");
         }
-        if let Some(redis) = &self.redis {
-            let mut conn = redis.clone();
-            let ping = tokio::time::timeout(
-                PROBE_TIMEOUT,
-                redis::cmd("PING").query_async::<String>(&mut conn),
-            )
-            .await;
-            if !matches!(ping, Ok(Ok(_))) {
-                failing.push("redis");
+        for probe in &self.probes {
+            let ready = tokio::time::timeout(PROBE_TIMEOUT, probe.ready()).await;
+            if !matches!(ready, Ok(true)) {
+                failing.push(probe.name());
             }
         }
         failing
@@ -139,19 +161,19 @@ impl Infrastructure {
     }
 
     /// The standard gRPC health service for `names` (and the whole server), SERVING only while
-    /// what the service depends on answers: its database, the broker, and Redis when it uses
-    /// it. Readiness, not liveness: a process that is up but cannot reach these cannot serve.
+    /// what the service depends on answers: its database, the broker, and its `probes`.
+    /// Readiness, not liveness: a process that is up but cannot reach these cannot serve.
     pub fn health_service(
         &mut self,
         names: &[&str],
-        redis: Option<ConnectionManager>,
+        probes: Vec<Arc<dyn Probe>>,
     ) -> HealthServer<impl Health> {
         let (reporter, service) = tonic_health::server::health_reporter();
         let names: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
         let dependencies = Dependencies {
             pool: self.pool.clone(),
             broker_up: self.broker_up.clone(),
-            redis,
+            probes,
         };
         let shutdown = self.shutdown.clone();
         self.tasks.spawn(async move {

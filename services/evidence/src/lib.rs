@@ -123,7 +123,10 @@ impl Service for EvidenceService {
             store,
             geocoder,
         };
-        let health = infra.health_service(&["evidentia.evidence.v1.EvidenceService"], None);
+        let health = infra.health_service(
+            &["evidentia.evidence.v1.EvidenceService"],
+            vec![state.store.clone()],
+        );
         let router = rpc::server()
             .add_service(health)
             .add_service(EvidenceServiceServer::new(grpc::EvidenceApi { state }));

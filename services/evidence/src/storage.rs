@@ -369,3 +369,21 @@ impl MediaStore {
         }
     }
 }
+
+/// Readiness: the media bucket answers (files can be neither stored nor served without it).
+impl evidentia_common::service::Probe for MediaStore {
+    fn name(&self) -> &'static str {
+        "s3"
+    }
+
+    fn ready(&self) -> std::pin::Pin<Box<dyn std::future::Future<Output = bool> + Send + '_>> {
+        Box::pin(async move {
+            self.client
+                .head_bucket()
+                .bucket(&self.config.bucket)
+                .send()
+                .await
+                .is_ok()
+        })
+    }
+}

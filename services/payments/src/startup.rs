@@ -67,7 +67,7 @@ impl Service for PaymentsService {
                 },
             );
         infra.consume(consumers, &shutdown);
-        let health = infra.health_service(&["evidentia.payments.v1.PaymentsService"], None);
+        let health = infra.health_service(&["evidentia.payments.v1.PaymentsService"], Vec::new());
         let router = grpc::server()
             .add_service(health)
             .add_service(PaymentsServiceServer::new(PaymentsApi {

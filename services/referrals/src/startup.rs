@@ -50,7 +50,7 @@ impl Service for ReferralsService {
                 .on::<AccountCreated, _>("create-referral-code", CreateCodeOnSignUp)
                 .on::<AccountPurged, _>("purge-account", codes::PurgeOnAccountPurged);
         infra.consume(consumers, &shutdown);
-        let health = infra.health_service(&["evidentia.referrals.v1.ReferralsService"], None);
+        let health = infra.health_service(&["evidentia.referrals.v1.ReferralsService"], Vec::new());
         let router = grpc::server()
             .add_service(health)
             .add_service(ReferralsServiceServer::new(ReferralsApi {

@@ -59,7 +59,7 @@ impl Service for SharingService {
             .on::<AccountRecovered, _>("resume-recovered-account", directory::FollowDeletion)
             .on::<AccountPurged, _>("forget-purged-account", directory::FollowDeletion);
         infra.consume(consumers, &shutdown);
-        let health = infra.health_service(&["evidentia.sharing.v1.SharingService"], None);
+        let health = infra.health_service(&["evidentia.sharing.v1.SharingService"], Vec::new());
         let router = grpc::server()
             .add_service(health)
             .add_service(SharingServiceServer::new(directory::SharingApi {
