@@ -241,3 +241,180 @@ async fn the_committed_openapi_document_matches_the_code() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_bad_query_string_a_bad_path_and_a_wrong_method_answer_the_one_error_shape() {
+    let stack = Stack::start().await;
+    let user = stack.sign_up().await;
+
+    // A repeated parameter: a 400 in the JSON shape, not axum's plain text.
+    for path in [
+        "action-logs/history/?page_size=1&page_size=2",
+        "accounts/delete-reasons/?delete_type=a&delete_type=b",
+        "evidence/folders/?pickup_folder_id=a&pickup_folder_id=b",
+    ] {
+        let response = stack
+            .http
+            .get(stack.url(path))
+            .bearer_auth(&user.access)
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(response.status(), 400, "{path}");
+        assert_eq!(
+            response.headers()["content-type"],
+            "application/json",
+            "{path}"
+        );
+        let body: serde_json::Value = response.json().await.expect("json");
+        assert_eq!(body["errors"][0]["code"], "invalid", "{path}: {body}");
+        assert!(
+            body["errors"][0]["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("Invalid query string: ")),
+            "{path}: {body}"
+        );
+        assert!(
+            body["request_id"].as_str().is_some_and(|id| !id.is_empty()),
+            "{body}"
+        );
+    }
+
+    // A path parameter that is not UTF-8.
+    let (status, body) = stack.get_auth("evidence/folders/%FF/", &user.access).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["errors"][0]["code"], "invalid", "{body}");
+
+    // A wrong method, with a body: 405 in the JSON shape, saying which methods the path takes.
+    for (method, path, allowed) in [
+        (reqwest::Method::DELETE, "accounts/login/", "POST"),
+        (reqwest::Method::PUT, "accounts/me/", "GET,HEAD"),
+        (reqwest::Method::POST, "evidence/folders/", "GET,HEAD"),
+    ] {
+        let response = stack
+            .http
+            .request(method.clone(), stack.url(path))
+            .json(&json!({ "username": "x" }))
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(response.status(), 405, "{method} {path}");
+        assert_eq!(response.headers()["allow"], allowed, "{method} {path}");
+        assert_eq!(response.headers()["content-type"], "application/json");
+        let body: serde_json::Value = response.json().await.expect("json");
+        assert_eq!(body["errors"][0]["code"], "method_not_allowed", "{body}");
+        assert_eq!(body["errors"][0]["message"], "Method not allowed.");
+        assert!(
+            body["request_id"].as_str().is_some_and(|id| !id.is_empty()),
+            "{body}"
+        );
+    }
+}
+
+/// Sends `request` on `stream` and reads one HTTP/1.1 response's status line and headers plus a
+/// body of the given Content-Length; `None` when the connection ends first.
+async fn exchange(stream: &mut tokio::net::TcpStream, request: &[u8]) -> Option<u16> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    stream.write_all(request).await.ok()?;
+    let mut head = Vec::new();
+    let mut byte = [0_u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        if stream.read(&mut byte).await.ok()? == 0 {
+            return None;
+        }
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).to_lowercase();
+    let status = head.get(9..12)?.parse().ok()?;
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0_u8; length];
+    stream.read_exact(&mut body).await.ok()?;
+    Some(status)
+}
+
+#[tokio::test]
+async fn an_error_answered_before_the_body_is_read_keeps_the_connection_usable() {
+    // Envoy pools connections to the gateway: a connection the gateway closes after a 405 (or a
+    // 401) with an unread body is one Envoy may already have sent the next request into.
+    let stack = Stack::start().await;
+    let address = stack
+        .base
+        .trim_start_matches("http://")
+        .trim_end_matches("/api")
+        .to_owned();
+    let body = "x".repeat(512 * 1024);
+    for (method, path) in [
+        ("DELETE", "/api/accounts/login/"),
+        ("POST", "/api/accounts/me/"),
+        ("PATCH", "/api/payments/pricing/"),
+    ] {
+        let mut stream = tokio::net::TcpStream::connect(&address)
+            .await
+            .expect("connect");
+        let first = format!(
+            "{method} {path} HTTP/1.1\r\nhost: gateway\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let status = tokio::time::timeout(
+            Duration::from_secs(10),
+            exchange(&mut stream, first.as_bytes()),
+        )
+        .await
+        .expect("in time");
+        assert!(
+            matches!(status, Some(401 | 405)),
+            "{method} {path}: {status:?}"
+        );
+        let second = b"GET /api/health/live/ HTTP/1.1\r\nhost: gateway\r\n\r\n";
+        let status = tokio::time::timeout(Duration::from_secs(10), exchange(&mut stream, second))
+            .await
+            .expect("in time");
+        assert_eq!(
+            status,
+            Some(200),
+            "{method} {path}: the connection was closed"
+        );
+    }
+}
+
+#[tokio::test]
+async fn every_operation_documents_the_errors_it_can_answer() {
+    // Every operation behind a token can answer 401; every one taking a body, a query or a path
+    // parameter can answer 400 (a malformed one is refused before any service sees it).
+    let document = serde_json::to_value(gateway::routes::openapi()).expect("serialize");
+    let mut missing = Vec::new();
+    for (path, item) in document["paths"].as_object().expect("paths") {
+        for (method, operation) in item.as_object().expect("path item") {
+            let responses = operation["responses"].as_object().expect("responses");
+            let secured = operation["security"]
+                .as_array()
+                .is_some_and(|s| !s.is_empty());
+            let takes_input = operation.get("requestBody").is_some()
+                || operation["parameters"].as_array().is_some_and(|params| {
+                    params
+                        .iter()
+                        .any(|p| p["in"] == "query" || p["in"] == "path")
+                });
+            for (needed, status) in [(secured, "401"), (takes_input, "400")] {
+                if !needed {
+                    continue;
+                }
+                match responses.get(status) {
+                    Some(response)
+                        if response["content"]["application/json"]["schema"]["$ref"]
+                            == "#/components/schemas/ErrorBody" => {}
+                    _ => missing.push(format!("{method} {path}: {status}")),
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "undocumented errors:\n{}",
+        missing.join("\n")
+    );
+}

@@ -30,8 +30,10 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
 pub struct PhoneNumber {
     /// '+' and 1 to 5 digits, e.g. `+1`.
+    #[schema(pattern = r"^\+[0-9]{1,5}$")]
     pub country_code: String,
     /// 9 to 11 digits.
+    #[schema(pattern = r"^[0-9]{9,11}$")]
     pub national_number: String,
 }
 
@@ -55,7 +57,12 @@ impl From<PhoneNumber> for accounts::PhoneNumber {
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct AvailabilityRequest {
+    #[schema(
+        max_length = 150,
+        pattern = r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$"
+    )]
     pub email: Option<String>,
+    #[schema(min_length = 2, max_length = 20, pattern = r"^[A-Za-z0-9@+._-]+$")]
     pub username: Option<String>,
     pub phone_number: Option<PhoneNumber>,
 }
@@ -189,6 +196,7 @@ pub struct VerifyCodeRequest {
     #[serde(default)]
     pub username: String,
     /// Six digits.
+    #[schema(pattern = r"^[0-9]{6}$")]
     pub code: String,
     #[serde(default)]
     pub purpose: CodePurpose,
@@ -229,17 +237,26 @@ async fn verify_code(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CreateAccountRequest {
+    #[schema(min_length = 2, max_length = 20, pattern = r"^[A-Za-z0-9@+._-]+$")]
     pub username: String,
+    #[schema(
+        max_length = 150,
+        pattern = r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$"
+    )]
     pub email: String,
     pub phone_number: PhoneNumber,
+    #[schema(min_length = 8, max_length = 32)]
     pub password: String,
     /// From `confirmation-code/verify/`.
     pub verification_token: String,
     #[serde(default)]
+    #[schema(max_length = 150)]
     pub first_name: String,
     #[serde(default)]
+    #[schema(max_length = 150)]
     pub last_name: String,
     /// Signs up an organization (3 to 30 characters) with this account as its owner.
+    #[schema(min_length = 3, max_length = 30)]
     pub organization_name: Option<String>,
 }
 
@@ -364,14 +381,24 @@ async fn logout(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// Spec §5 Address: empty strings while none is set. A change needs country, province, street
+/// and city of at least 2 characters and a house and zip code; only the maxima fit a schema that
+/// also describes the empty answer.
 #[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
 pub struct Address {
+    #[schema(max_length = 50)]
     pub country: String,
+    #[schema(max_length = 9)]
     pub apartment_number: String,
+    #[schema(max_length = 30)]
     pub province: String,
+    #[schema(max_length = 50)]
     pub street: String,
+    #[schema(max_length = 9)]
     pub house: String,
+    #[schema(max_length = 50)]
     pub city: String,
+    #[schema(max_length = 9)]
     pub zip_code: String,
 }
 

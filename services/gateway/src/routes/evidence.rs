@@ -4,11 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::{
-    Json,
-    extract::{Path, Query, State},
-    http::StatusCode,
-};
+use axum::{Json, extract::State, http::StatusCode};
 use evidentia_common::time::{rfc3339, timestamp};
 use evidentia_proto::evidence::v1 as evidence;
 use serde::{Deserialize, Serialize};
@@ -19,7 +15,7 @@ use super::AppState;
 use crate::{
     auth::User,
     error::{ApiError, ApiResult, ErrorBody},
-    extract::ApiJson,
+    extract::{ApiJson, ApiPath, ApiQuery},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -205,7 +201,7 @@ pub struct FolderFilter {
 async fn list_folders(
     State(state): State<AppState>,
     User(caller): User,
-    Query(filter): Query<FolderFilter>,
+    ApiQuery(filter): ApiQuery<FolderFilter>,
 ) -> ApiResult<Json<FolderList>> {
     let found = state
         .clients
@@ -224,12 +220,14 @@ async fn list_folders(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct NewName {
     /// A folder or file name: 2 to 50 letters, digits, spaces and , - _ ` | . ' " (spec §5 "File name").
+    #[schema(min_length = 2, max_length = 50)]
     pub name: String,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct NewFolder {
     /// A folder name: 2 to 50 letters, digits, spaces and , - _ ` | . ' " (spec §5 "File name").
+    #[schema(min_length = 2, max_length = 50)]
     pub name: String,
     /// The device's id for this folder: creating again with it answers the same folder.
     #[schema(value_type = Option<uuid::Uuid>, required = false)]
@@ -270,7 +268,7 @@ async fn create_folder(
 async fn get_folder(
     State(state): State<AppState>,
     User(caller): User,
-    Path(folder_id): Path<String>,
+    ApiPath(folder_id): ApiPath<String>,
 ) -> ApiResult<Json<Folder>> {
     let folder = state
         .clients
@@ -289,7 +287,7 @@ async fn get_folder(
 async fn rename_folder(
     State(state): State<AppState>,
     User(caller): User,
-    Path(folder_id): Path<String>,
+    ApiPath(folder_id): ApiPath<String>,
     ApiJson(body): ApiJson<NewName>,
 ) -> ApiResult<Json<Folder>> {
     let folder = state
@@ -312,7 +310,7 @@ async fn rename_folder(
 async fn delete_folder(
     State(state): State<AppState>,
     User(caller): User,
-    Path(folder_id): Path<String>,
+    ApiPath(folder_id): ApiPath<String>,
 ) -> ApiResult<StatusCode> {
     state
         .clients
@@ -433,7 +431,7 @@ pub struct ItemList {
 async fn list_items(
     State(state): State<AppState>,
     User(caller): User,
-    Path(folder_id): Path<String>,
+    ApiPath(folder_id): ApiPath<String>,
 ) -> ApiResult<Json<ItemList>> {
     let found = state
         .clients
@@ -449,13 +447,16 @@ async fn list_items(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct NewItem {
+    #[schema(min_length = 2, max_length = 50)]
     pub name: String,
     /// `image`, `video` or `audio`.
     pub media_type: String,
+    #[schema(max_length = 100)]
     pub mime_type: String,
     /// Bytes.
     pub file_size: i64,
     /// Lower-case hex SHA-256 computed on the device.
+    #[schema(pattern = r"^[0-9a-f]{64}$")]
     pub sha256: String,
     /// When the device captured it, RFC 3339.
     pub captured_at: Option<String>,
@@ -504,7 +505,7 @@ pub struct CreatedItem {
 async fn create_item(
     State(state): State<AppState>,
     User(caller): User,
-    Path(folder_id): Path<String>,
+    ApiPath(folder_id): ApiPath<String>,
     ApiJson(body): ApiJson<NewItem>,
 ) -> ApiResult<(StatusCode, Json<CreatedItem>)> {
     let media_type = match body.media_type.as_str() {
@@ -599,7 +600,7 @@ pub struct PartUrls {
 async fn part_urls(
     State(state): State<AppState>,
     User(caller): User,
-    Path(item_id): Path<String>,
+    ApiPath(item_id): ApiPath<String>,
     ApiJson(body): ApiJson<PartNumbers>,
 ) -> ApiResult<Json<PartUrls>> {
     let parts = state
@@ -636,7 +637,7 @@ async fn part_urls(
 async fn finish_upload(
     State(state): State<AppState>,
     User(caller): User,
-    Path(item_id): Path<String>,
+    ApiPath(item_id): ApiPath<String>,
 ) -> ApiResult<Json<Item>> {
     let item = state
         .clients
@@ -655,7 +656,7 @@ async fn finish_upload(
 async fn get_item(
     State(state): State<AppState>,
     User(caller): User,
-    Path(item_id): Path<String>,
+    ApiPath(item_id): ApiPath<String>,
 ) -> ApiResult<Json<Item>> {
     let item = state
         .clients
@@ -674,7 +675,7 @@ async fn get_item(
 async fn rename_item(
     State(state): State<AppState>,
     User(caller): User,
-    Path(item_id): Path<String>,
+    ApiPath(item_id): ApiPath<String>,
     ApiJson(body): ApiJson<NewName>,
 ) -> ApiResult<Json<Item>> {
     let item = state
@@ -697,7 +698,7 @@ async fn rename_item(
 async fn delete_item(
     State(state): State<AppState>,
     User(caller): User,
-    Path(item_id): Path<String>,
+    ApiPath(item_id): ApiPath<String>,
 ) -> ApiResult<StatusCode> {
     state
         .clients
@@ -723,7 +724,7 @@ pub struct Download {
 async fn download_item(
     State(state): State<AppState>,
     User(caller): User,
-    Path(item_id): Path<String>,
+    ApiPath(item_id): ApiPath<String>,
 ) -> ApiResult<Json<Download>> {
     let download = state
         .clients
@@ -741,10 +742,12 @@ async fn download_item(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct Retake {
     /// Of the item's own media type (an image is retaken as an image).
+    #[schema(max_length = 100)]
     pub mime_type: String,
     /// Bytes.
     pub file_size: i64,
     /// Lower-case hex SHA-256 computed on the device.
+    #[schema(pattern = r"^[0-9a-f]{64}$")]
     pub sha256: String,
     /// When the device captured it, RFC 3339.
     pub captured_at: Option<String>,
@@ -765,7 +768,7 @@ pub struct Retake {
 async fn retake_item(
     State(state): State<AppState>,
     User(caller): User,
-    Path(item_id): Path<String>,
+    ApiPath(item_id): ApiPath<String>,
     ApiJson(body): ApiJson<Retake>,
 ) -> ApiResult<Json<CreatedItem>> {
     let captured_at = captured_at(body.captured_at.as_deref())?;

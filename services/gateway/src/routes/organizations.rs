@@ -1,11 +1,7 @@
 //! Organizations and their participants: the caller's organization, participants and invites,
 //! joining with an invite code (open to anyone), role changes and removal.
 
-use axum::{
-    Json,
-    extract::{Path, State},
-    http::StatusCode,
-};
+use axum::{Json, extract::State, http::StatusCode};
 use evidentia_common::time::rfc3339;
 use evidentia_proto::accounts::v1 as accounts;
 use serde::{Deserialize, Serialize};
@@ -19,7 +15,7 @@ use super::{
 use crate::{
     auth::User,
     error::{ApiResult, ErrorBody},
-    extract::{ApiJson, Client},
+    extract::{ApiJson, ApiPath, Client},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -144,6 +140,10 @@ async fn participants(
 /// An e-mail or a phone number, and the role (`admin` or `member`).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct InviteRequest {
+    #[schema(
+        max_length = 150,
+        pattern = r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$"
+    )]
     pub email: Option<String>,
     pub phone_number: Option<PhoneNumber>,
     pub role: String,
@@ -179,7 +179,7 @@ async fn invite(
 async fn revoke_invite(
     State(state): State<AppState>,
     User(caller): User,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> ApiResult<StatusCode> {
     state
         .clients
@@ -209,7 +209,7 @@ pub struct InvitePreview {
 async fn preview_invite(
     State(state): State<AppState>,
     Client(caller): Client,
-    Path(code): Path<String>,
+    ApiPath(code): ApiPath<String>,
 ) -> ApiResult<Json<InvitePreview>> {
     let p = state
         .clients
@@ -231,13 +231,21 @@ async fn preview_invite(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct JoinOrganizationRequest {
     pub code: String,
+    #[schema(min_length = 2, max_length = 20, pattern = r"^[A-Za-z0-9@+._-]+$")]
     pub username: String,
+    #[schema(
+        max_length = 150,
+        pattern = r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$"
+    )]
     pub email: String,
     pub phone_number: PhoneNumber,
+    #[schema(min_length = 8, max_length = 32)]
     pub password: String,
     #[serde(default)]
+    #[schema(max_length = 150)]
     pub first_name: String,
     #[serde(default)]
+    #[schema(max_length = 150)]
     pub last_name: String,
     /// Needed when the invite came by SMS: the sign-up code verification of `email`.
     #[serde(default)]
@@ -286,7 +294,7 @@ pub struct RoleChange {
 async fn change_role(
     State(state): State<AppState>,
     User(caller): User,
-    Path(user_id): Path<String>,
+    ApiPath(user_id): ApiPath<String>,
     ApiJson(body): ApiJson<RoleChange>,
 ) -> ApiResult<StatusCode> {
     state
@@ -308,7 +316,7 @@ async fn change_role(
 async fn remove_participant(
     State(state): State<AppState>,
     User(caller): User,
-    Path(user_id): Path<String>,
+    ApiPath(user_id): ApiPath<String>,
 ) -> ApiResult<StatusCode> {
     state
         .clients

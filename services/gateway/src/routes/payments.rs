@@ -6,7 +6,7 @@
 use axum::{
     Json,
     body::Bytes,
-    extract::{Path, State},
+    extract::State,
     http::{HeaderMap, StatusCode},
 };
 use evidentia_common::{grpc::Caller, time::rfc3339};
@@ -21,7 +21,7 @@ use super::AppState;
 use crate::{
     auth::User,
     error::{ApiError, ApiResult, ErrorBody},
-    extract::{ApiJson, IdempotencyKey},
+    extract::{ApiJson, ApiPath, IdempotencyKey},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -287,7 +287,7 @@ async fn list_payment_methods(
 async fn get_payment_method(
     State(state): State<AppState>,
     User(caller): User,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Json<PaymentMethod>> {
     let card = state
         .clients
@@ -681,7 +681,7 @@ async fn list_transactions(
 async fn get_transaction(
     State(state): State<AppState>,
     User(caller): User,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Json<Transaction>> {
     let t = state
         .clients

@@ -4,7 +4,7 @@
 
 use axum::{
     Json,
-    extract::{Query, State},
+    extract::State,
     http::StatusCode,
     response::{IntoResponse, Response},
 };
@@ -21,7 +21,7 @@ use super::{
 use crate::{
     auth::User,
     error::{ApiError, ApiResult, ErrorBody},
-    extract::{ApiJson, Client},
+    extract::{ApiJson, ApiQuery, Client},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -77,7 +77,9 @@ async fn password_verify(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct NamesUpdate {
+    #[schema(min_length = 2, max_length = 150)]
     pub first_name: String,
+    #[schema(min_length = 2, max_length = 150)]
     pub last_name: String,
 }
 
@@ -104,6 +106,7 @@ async fn update_names(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct UsernameChange {
+    #[schema(min_length = 2, max_length = 20, pattern = r"^[A-Za-z0-9@+._-]+$")]
     pub new_username: String,
     pub password_token: String,
 }
@@ -131,9 +134,14 @@ async fn change_username(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct EmailChange {
+    #[schema(
+        max_length = 150,
+        pattern = r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$"
+    )]
     pub new_email: String,
     pub password_token: String,
     /// The code sent to the new address; without it, one is sent.
+    #[schema(pattern = r"^[0-9]{6}$")]
     pub code: Option<String>,
 }
 
@@ -142,6 +150,7 @@ pub struct PhoneChange {
     pub new_phone_number: PhoneNumber,
     pub password_token: String,
     /// The code sent to the new number; without it, one is sent.
+    #[schema(pattern = r"^[0-9]{6}$")]
     pub code: Option<String>,
 }
 
@@ -263,16 +272,18 @@ async fn change_communication_method(
 #[into_params(parameter_in = Query)]
 pub struct HistoryQuery {
     /// 1-based page (default 1).
-    #[param(value_type = Option<u32>)]
+    #[param(value_type = Option<u32>, minimum = 1)]
     pub page: Option<String>,
     /// 1 to 100 (default 20).
-    #[param(value_type = Option<u32>)]
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
     pub page_size: Option<String>,
     /// One action, e.g. `sign_in`.
     pub action: Option<String>,
     /// YYYY-MM-DD, inclusive (UTC).
+    #[param(pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
     pub date_from: Option<String>,
     /// YYYY-MM-DD, inclusive (UTC).
+    #[param(pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
     pub date_to: Option<String>,
 }
 
@@ -312,7 +323,7 @@ fn number(field: &str, value: Option<&str>) -> Result<u32, ApiError> {
 async fn history(
     State(state): State<AppState>,
     User(caller): User,
-    Query(query): Query<HistoryQuery>,
+    ApiQuery(query): ApiQuery<HistoryQuery>,
 ) -> ApiResult<Json<ActionLogPage>> {
     let request = accounts::ListActionLogsRequest {
         page: number("page", query.page.as_deref())?,
@@ -367,7 +378,7 @@ pub struct DeleteReason {
 async fn delete_reasons(
     State(state): State<AppState>,
     User(caller): User,
-    Query(query): Query<DeleteReasonsQuery>,
+    ApiQuery(query): ApiQuery<DeleteReasonsQuery>,
 ) -> ApiResult<Json<Vec<DeleteReason>>> {
     let reasons = state
         .clients
@@ -395,6 +406,7 @@ pub struct DeleteAccountRequest {
     pub reason_id: String,
     /// Required (3 to 500 characters) when the reason is `other`.
     #[serde(default)]
+    #[schema(max_length = 500)]
     pub details: String,
     pub password_token: String,
 }
@@ -433,6 +445,7 @@ async fn delete(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct RecoverAccountRequest {
     /// A username or an e-mail.
+    #[schema(max_length = 150)]
     pub username: String,
     pub password: String,
 }

@@ -63,6 +63,7 @@ async fn phone_verify(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct UsernameHasPhoneRequest {
     /// A username or an e-mail.
+    #[schema(max_length = 150)]
     pub username: String,
 }
 
@@ -103,6 +104,10 @@ async fn username_has_phone(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct UsernameByEmailRequest {
+    #[schema(
+        max_length = 150,
+        pattern = r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$"
+    )]
     pub email: String,
 }
 
@@ -167,6 +172,7 @@ async fn username_by_phone(
 /// in (change password): a `password_token` from `password/verify/`.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct PasswordResetRequest {
+    #[schema(min_length = 8, max_length = 32)]
     pub new_password: String,
     #[serde(default)]
     pub username: String,

@@ -51,6 +51,7 @@ async fn referral_info(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct PromoCode {
     /// As typed, 'AAA AAA' (spec §5), sent in upper case.
+    #[schema(pattern = r"^[A-Za-z0-9]{3} ?[A-Za-z0-9]{3}$")]
     pub code: String,
 }
 

@@ -20,12 +20,19 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ContactMessage {
     /// Spec §5 Name: 2 to 150 characters.
+    #[schema(min_length = 2, max_length = 150)]
     pub name: String,
     /// Spec §5 Email.
+    #[schema(
+        max_length = 150,
+        pattern = r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$"
+    )]
     pub email: String,
     /// Spec §5 Short text: 3 to 30 characters.
+    #[schema(min_length = 3, max_length = 30)]
     pub subject: String,
     /// Up to 2000 characters.
+    #[schema(min_length = 1, max_length = 2000)]
     pub message: String,
 }
 
