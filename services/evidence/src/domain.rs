@@ -72,6 +72,36 @@ pub fn client_id(field: &str, value: Option<&str>) -> Result<Option<Uuid>, Field
         .transpose()
 }
 
+/// The longest capture a duration may describe: 24 hours (docs/decisions.md "Evidence: input
+/// ranges").
+pub const MAX_DURATION_SECONDS: f64 = 86_400.0;
+
+/// A video or audio item's length in seconds: a finite number from 0 to `MAX_DURATION_SECONDS`.
+pub fn duration_seconds(field: &str, value: Option<f64>) -> Result<Option<f64>, FieldError> {
+    match value {
+        Some(seconds) if !(seconds.is_finite() && seconds >= 0.0) => Err(FieldError::new(
+            field,
+            "The duration must be zero or more seconds.",
+        )),
+        Some(seconds) if seconds > MAX_DURATION_SECONDS => Err(FieldError::new(
+            field,
+            "The duration can be at most 24 hours (86400 seconds).",
+        )),
+        other => Ok(other),
+    }
+}
+
+/// A file's size in bytes: 1 to the configured maximum (`MAX_FILE_BYTES`, 10 GiB by default).
+pub fn file_size(field: &str, bytes: i64, max_bytes: i64) -> Result<i64, FieldError> {
+    if bytes <= 0 {
+        Err(FieldError::new(field, "The file is empty."))
+    } else if bytes > max_bytes {
+        Err(FieldError::new(field, "The file is too large."))
+    } else {
+        Ok(bytes)
+    }
+}
+
 /// A vehicle rental or a hotel stay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RentalKind {
@@ -250,6 +280,46 @@ mod tests {
         assert_eq!(message("no#hash"), "Special characters can not be used");
         assert!(Name::parse("name", "Car, front-left_1 `|.'\"").is_ok());
         assert!(Name::parse("name", "Ünïcode 12").is_ok());
+    }
+
+    #[test]
+    fn durations_are_finite_and_at_most_a_day() {
+        let refused = |v: f64| {
+            duration_seconds("duration_seconds", Some(v))
+                .unwrap_err()
+                .message
+        };
+        assert_eq!(duration_seconds("d", None), Ok(None));
+        assert_eq!(duration_seconds("d", Some(0.0)), Ok(Some(0.0)));
+        assert_eq!(
+            duration_seconds("d", Some(MAX_DURATION_SECONDS)),
+            Ok(Some(86_400.0))
+        );
+        assert_eq!(
+            refused(86_400.001),
+            "The duration can be at most 24 hours (86400 seconds)."
+        );
+        assert_eq!(
+            refused(1e308),
+            "The duration can be at most 24 hours (86400 seconds)."
+        );
+        for bad in [-0.5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(refused(bad), "The duration must be zero or more seconds.");
+        }
+    }
+
+    #[test]
+    fn file_sizes_are_one_byte_to_the_maximum() {
+        assert_eq!(file_size("f", 1, 10), Ok(1));
+        assert_eq!(file_size("f", 10, 10), Ok(10));
+        assert_eq!(
+            file_size("f", 0, 10).unwrap_err().message,
+            "The file is empty."
+        );
+        assert_eq!(
+            file_size("f", i64::MAX, 10).unwrap_err().message,
+            "The file is too large."
+        );
     }
 
     #[test]

@@ -171,10 +171,8 @@ fn validate(item: &NewItem, max_bytes: i64) -> Result<Valid, EvidenceError> {
             None
         }
     };
-    if item.file_size <= 0 {
-        errors.push(FieldError::new("file_size", "The file is empty."));
-    } else if item.file_size > max_bytes {
-        errors.push(FieldError::new("file_size", "The file is too large."));
+    if let Err(e) = domain::file_size("file_size", item.file_size, max_bytes) {
+        errors.push(e);
     }
     if item.sha256.len() != 64
         || !item
@@ -208,14 +206,8 @@ fn validate(item: &NewItem, max_bytes: i64) -> Result<Valid, EvidenceError> {
             "Send both latitude and longitude, or neither.",
         ));
     }
-    if item
-        .duration_seconds
-        .is_some_and(|d| !(d.is_finite() && d >= 0.0))
-    {
-        errors.push(FieldError::new(
-            "duration_seconds",
-            "The duration must be zero or more seconds.",
-        ));
+    if let Err(e) = domain::duration_seconds("duration", item.duration_seconds) {
+        errors.push(e);
     }
     let captured = item.captured_at.unwrap_or_else(Utc::now);
     if captured > Utc::now() + chrono::Duration::minutes(5) {
@@ -235,9 +227,9 @@ fn validate(item: &NewItem, max_bytes: i64) -> Result<Valid, EvidenceError> {
     }
 }
 
-/// `a / b` rounded up, for positive numbers.
+/// `a / b` rounded up, for positive numbers (without `a + b - 1`, which overflows near the top).
 fn ceil_div(a: i64, b: i64) -> i64 {
-    (a + b - 1) / b
+    a / b + i64::from(a % b != 0)
 }
 
 /// The part size for `size` bytes: the configured size, grown so no upload needs over 10,000 parts.

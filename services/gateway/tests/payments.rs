@@ -775,6 +775,97 @@ async fn prices_come_from_the_one_pricing_configuration() {
     assert_eq!(pricing["auto_top_up_threshold"], 500);
 }
 
+/// Every number a client sends has a range (docs/decisions.md): past it is a 400 on the field,
+/// never an overflow, a panic or a 5xx.
+#[tokio::test]
+async fn numbers_past_their_ranges_are_field_errors_not_server_errors() {
+    let stack = Stack::start().await;
+    let user = User::new(&stack).await;
+    let price = |size: Value| json!({ "size_bytes": size, "months": 12 });
+    for size in [json!(i64::MAX), json!(10_000_000_000_001_i64), json!(-1)] {
+        let (status, body) = user
+            .post(
+                "payments/storage-price-prolong/calculate/",
+                price(size.clone()),
+            )
+            .await;
+        assert_eq!(status, 400, "{size}: {body}");
+        assert_eq!(body["errors"][0]["field"], "size_bytes", "{size}");
+    }
+    let (status, body) = user
+        .post(
+            "payments/storage-price-prolong/calculate/",
+            price(json!(i64::MAX)),
+        )
+        .await;
+    assert_eq!(
+        body["errors"][0]["message"], "The size can be at most 10000 GB.",
+        "{status}"
+    );
+    // The largest size priced for the longest period.
+    let (status, body) = user
+        .post(
+            "payments/storage-price-prolong/calculate/",
+            price(json!(10_000_000_000_000_i64)),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["price"], (199 + 9_999 * 99) * 12);
+    // Wider than the field's type is the body's error, also a 400.
+    let (status, _) = user
+        .post(
+            "payments/storage-price-prolong/calculate/",
+            json!({ "size_bytes": 1e308, "months": 12 }),
+        )
+        .await;
+    assert_eq!(status, 400);
+    for recipients in [0, 101, i32::MAX] {
+        let (status, body) = user
+            .post(
+                "payments/sharing-price/calculate/",
+                json!({ "copy_type": "authenticated", "recipients": recipients }),
+            )
+            .await;
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(body["errors"][0]["field"], "recipients");
+    }
+    let (status, body) = user
+        .post(
+            "payments/storage-price-prolong/calculate/",
+            json!({ "size_bytes": 1, "months": i32::MAX }),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["errors"][0]["field"], "months");
+
+    // An item's duration is a finite number of seconds up to 24 hours.
+    let folder = user.folder().await;
+    let folder_id = folder["id"].as_str().unwrap();
+    let item = |duration: Value| {
+        json!({
+            "name": "Walkaround",
+            "media_type": "video",
+            "mime_type": "video/mp4",
+            "file_size": 1000,
+            "sha256": "0".repeat(64),
+            "duration": duration,
+        })
+    };
+    let create = format!("evidence/folders/{folder_id}/items/create/");
+    for duration in [json!(1e308), json!(86_400.5), json!(-1)] {
+        let (status, body) = user.post(&create, item(duration.clone())).await;
+        assert_eq!(status, 400, "{duration}: {body}");
+        assert_eq!(body["errors"][0]["field"], "duration", "{duration}");
+    }
+    let (_, body) = user.post(&create, item(json!(1e308))).await;
+    assert_eq!(
+        body["errors"][0]["message"],
+        "The duration can be at most 24 hours (86400 seconds)."
+    );
+    let (status, body) = user.post(&create, item(json!(86_400))).await;
+    assert_eq!(status, 201, "a day long is accepted: {body}");
+}
+
 #[tokio::test]
 async fn the_card_holder_name_is_checked_and_set_on_the_stripe_customer() {
     let stack = Stack::start().await;

@@ -48,6 +48,12 @@ impl From<FieldError> for PaymentsError {
     }
 }
 
+impl From<crate::pricing::OutOfRange> for PaymentsError {
+    fn from(err: crate::pricing::OutOfRange) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
 impl From<sqlx::Error> for PaymentsError {
     fn from(err: sqlx::Error) -> Self {
         Self::Internal(err.into())

@@ -14,7 +14,7 @@ use crate::{
     domain::PaymentMethodId,
     error::PaymentsError,
     idempotency,
-    pricing::{Breakdown, Pricing},
+    pricing::{Breakdown, Pricing, StorageSize},
     stripe::{Stripe, StripeFailure},
     wallet::{self, EntryKind},
 };
@@ -149,19 +149,12 @@ pub fn storage_price(
     let months = check_months(pricing, request.months)?;
     let (size, current) = match &request.folder {
         Some(folder) => (
-            folder.used_bytes,
+            StorageSize::measured(folder.used_bytes),
             folder.storage_expires_at.as_ref().and_then(time::datetime),
         ),
-        None => (request.size_bytes, None),
+        None => (StorageSize::parse("size_bytes", request.size_bytes)?, None),
     };
-    if size < 0 {
-        return Err(PaymentsError::invalid(
-            "size_bytes",
-            "The size cannot be negative.",
-        ));
-    }
-    let breakdown = pricing.storage(size, months);
-
+    let breakdown = pricing.storage(size, months)?;
     let new_date = current.map(|c| extended(c, now, months));
     Ok(pb::StoragePrice {
         breakdown: Some(breakdown_pb(&breakdown)),
@@ -191,7 +184,7 @@ pub fn sharing_price(
         ));
     }
     Ok(breakdown_pb(
-        &pricing.sharing(authenticated, request.recipients),
+        &pricing.sharing(authenticated, request.recipients)?,
     ))
 }
 
@@ -280,7 +273,7 @@ pub async fn pay(
         .and_then(time::datetime)
         .unwrap_or(now);
     let target = extended(current, now, months);
-    let breakdown = pricing.storage(folder.used_bytes, months);
+    let breakdown = pricing.storage(StorageSize::measured(folder.used_bytes), months)?;
     let purchase_id = Uuid::now_v7();
     let description = format!(
         "Storage extension by {months} month{}",
@@ -303,6 +296,7 @@ pub async fn pay(
                     "Your CreditCard Wallet balance is too low. Top it up or pay by card.",
                 ));
             };
+            // The balance is below the total here, and both are at least zero.
             let shortfall = breakdown.wallet_total - balance;
             let amount = shortfall.max(auto_amount.max(pricing.top_up_min));
             let transfer_key = format!("pay-{user_id}-{key}-transfer");

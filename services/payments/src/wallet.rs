@@ -78,7 +78,9 @@ pub async fn post(
     description: &str,
 ) -> Result<bool, PaymentsError> {
     let balance = lock(conn, user_id).await?;
-    let after = balance + amount;
+    let after = balance
+        .checked_add(amount)
+        .ok_or_else(|| anyhow::anyhow!("a balance of {balance} cannot move by {amount}"))?;
     if after < 0 {
         return Err(PaymentsError::InsufficientBalance);
     }

@@ -453,16 +453,20 @@ pub struct NewItem {
     pub media_type: String,
     #[schema(max_length = 100)]
     pub mime_type: String,
-    /// Bytes.
+    /// Bytes: 1 to the service's `MAX_FILE_BYTES` (10 GiB by default).
+    #[schema(minimum = 1, maximum = 10737418240.0)]
     pub file_size: i64,
     /// Lower-case hex SHA-256 computed on the device.
     #[schema(pattern = r"^[0-9a-f]{64}$")]
     pub sha256: String,
     /// When the device captured it, RFC 3339.
     pub captured_at: Option<String>,
+    #[schema(minimum = -90, maximum = 90)]
     pub latitude: Option<f64>,
+    #[schema(minimum = -180, maximum = 180)]
     pub longitude: Option<f64>,
-    /// Seconds, for video and audio.
+    /// Seconds, for video and audio: a finite number from 0 to 86400 (24 hours).
+    #[schema(minimum = 0, maximum = 86_400)]
     pub duration: Option<f64>,
     /// The device's id for the capture: creating again with it in the same folder answers the
     /// same item and its unfinished upload (to resume), or no upload once it is in.
@@ -571,7 +575,8 @@ fn created_item(created: evidence::CreateItemResponse) -> ApiResult<CreatedItem>
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct PartNumbers {
-    /// 1-based part numbers to presign (empty: only report the parts already uploaded).
+    /// 1-based part numbers to presign, each from 1 to the upload's part count (at most 10000;
+    /// empty: only report the parts already uploaded).
     #[serde(default)]
     pub part_numbers: Vec<i32>,
 }
@@ -744,16 +749,20 @@ pub struct Retake {
     /// Of the item's own media type (an image is retaken as an image).
     #[schema(max_length = 100)]
     pub mime_type: String,
-    /// Bytes.
+    /// Bytes: 1 to the service's `MAX_FILE_BYTES` (10 GiB by default).
+    #[schema(minimum = 1, maximum = 10737418240.0)]
     pub file_size: i64,
     /// Lower-case hex SHA-256 computed on the device.
     #[schema(pattern = r"^[0-9a-f]{64}$")]
     pub sha256: String,
     /// When the device captured it, RFC 3339.
     pub captured_at: Option<String>,
+    #[schema(minimum = -90, maximum = 90)]
     pub latitude: Option<f64>,
+    #[schema(minimum = -180, maximum = 180)]
     pub longitude: Option<f64>,
-    /// Seconds, for video and audio.
+    /// Seconds, for video and audio: a finite number from 0 to 86400 (24 hours).
+    #[schema(minimum = 0, maximum = 86_400)]
     pub duration: Option<f64>,
 }
 

@@ -390,6 +390,7 @@ async fn get_stored_account(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct UpdateStoredAccount {
     /// Cents, 1000 to 10000 (spec §9).
+    #[schema(minimum = 1000, maximum = 10000)]
     pub auto_topping_up_amount: i64,
     /// A saved card's id: `pm_` then letters and digits.
     #[schema(pattern = "^pm_[A-Za-z0-9]+$", max_length = 255)]
@@ -461,8 +462,10 @@ async fn get_wallet(State(state): State<AppState>, User(caller): User) -> ApiRes
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct IntentMetadata {
     /// 2: create the wallet with the auto top-up amount; 4: top up by an amount.
+    #[schema(minimum = 2, maximum = 4)]
     pub action: i32,
-    /// Cents.
+    /// Cents, 1000 to 10000 (spec §9).
+    #[schema(minimum = 1000, maximum = 10000)]
     pub amount: i64,
 }
 
@@ -587,7 +590,8 @@ pub struct PayRequest {
     /// `storage_extension`.
     pub kind: String,
     pub folder_id: String,
-    /// One of the pricing's storage periods.
+    /// One of the pricing's storage periods (1, 3, 6 or 12).
+    #[schema(minimum = 1, maximum = 12)]
     pub months: i32,
     /// `wallet` or `card`.
     pub pay_with: String,
@@ -761,8 +765,11 @@ async fn pricing(State(state): State<AppState>, User(caller): User) -> ApiResult
 pub struct StoragePriceRequest {
     /// A folder of the user's (its size and storage date), or
     pub folder_id: Option<String>,
-    /// a size alone (the cost estimator).
+    /// a size alone (the cost estimator): 0 to 10,000 GB in bytes.
+    #[schema(minimum = 0, maximum = 10000000000000.0)]
     pub size_bytes: Option<i64>,
+    /// One of the pricing's storage periods (1, 3, 6 or 12).
+    #[schema(minimum = 1, maximum = 12)]
     pub months: i32,
 }
 
@@ -809,6 +816,8 @@ async fn storage_price(
 pub struct SharingPriceRequest {
     /// `authenticated` or `unauthenticated`.
     pub copy_type: String,
+    /// 1 to 100.
+    #[schema(minimum = 1, maximum = 100)]
     pub recipients: i32,
 }
 
