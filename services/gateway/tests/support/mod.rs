@@ -72,9 +72,15 @@ impl Stack {
     /// Starts the stack with the evidence service's configuration adjusted by `evidence`.
     pub async fn start_with(evidence: impl FnOnce(&mut evidence::Config)) -> Self {
         let stack = Self::start_unready(evidence).await;
-        let http = stack.http.clone();
-        let url = stack.url("health/");
-        testing::eventually("every service healthy", Duration::from_secs(30), || {
+        stack.until_ok("health/", "every service healthy").await;
+        stack
+    }
+
+    /// Waits until `path` answers a success.
+    async fn until_ok(&self, path: &str, what: &str) {
+        let http = self.http.clone();
+        let url = self.url(path);
+        testing::eventually(what, Duration::from_secs(30), || {
             let http = http.clone();
             let url = url.clone();
             async move {
@@ -83,7 +89,6 @@ impl Stack {
             }
         })
         .await;
-        stack
     }
 
     /// Starts the stack and waits only for the gateway to answer (its readiness is the test's
@@ -159,17 +164,7 @@ impl Stack {
             evidence_db,
             sharing_db,
         };
-        let http = stack.http.clone();
-        let url = stack.url("health/live/");
-        testing::eventually("the gateway answering", Duration::from_secs(30), || {
-            let http = http.clone();
-            let url = url.clone();
-            async move {
-                let response = http.get(&url).send().await.ok()?;
-                response.status().is_success().then_some(())
-            }
-        })
-        .await;
+        stack.until_ok("health/live/", "the gateway answering").await;
         stack
     }
 
