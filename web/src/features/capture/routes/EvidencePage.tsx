@@ -10,6 +10,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { BackControl } from '../../../components/BackControl';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { errorStatus } from '../../../lib/api/errors';
 import { EXPIRED_MESSAGE, useFolderQuery, useItemQuery } from '../../../lib/api/evidence';
@@ -184,9 +185,7 @@ export function EvidencePage() {
   return (
     <main className="page capture">
       <header className="capture__header">
-        <button type="button" className="link" onClick={() => navigate(-1)}>
-          Back
-        </button>
+        <BackControl onClick={() => navigate(-1)} />
         <h1>{title}</h1>
         {rows.length > 0 && (
           <Link className="btn btn--primary capture__done" to={doneTarget} onClick={() => closeCaptureSession(situation)}>
