@@ -93,7 +93,12 @@ def main() -> int:
     parser.add_argument("--base-url", default="http://127.0.0.1:8080")
     parser.add_argument("--mail-dir", type=pathlib.Path, required=True)
     parser.add_argument("--max-examples", type=int, default=25)
-    parser.add_argument("--max-time", type=int, default=210, help="seconds for the whole run")
+    parser.add_argument(
+        "--max-time",
+        type=int,
+        default=210,
+        help="seconds for the whole run, fuzzing again until they are spent (0: each phase once)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=4242)
     parser.add_argument("--report-dir", type=pathlib.Path, default=pathlib.Path(".dev/fuzz"))
@@ -117,7 +122,6 @@ def main() -> int:
         "--url", base_url,
         "--checks", ",".join(CHECKS),
         "--max-examples", str(args.max_examples),
-        "--max-time", str(args.max_time),
         "--workers", str(args.workers),
         "--request-timeout", "20",
         "--seed", str(args.seed),
@@ -126,6 +130,8 @@ def main() -> int:
         "--generation-database", "none",
         "--no-color",
     ]
+    if args.max_time > 0:
+        command += ["--max-time", str(args.max_time)]
     print("fuzz: " + " ".join(command), flush=True)
     return subprocess.run(command, env=env, check=False).returncode
 

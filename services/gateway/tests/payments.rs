@@ -674,6 +674,141 @@ async fn the_wallet_tops_up_below_five_dollars_and_a_declined_top_up_is_reported
     assert_eq!(closed["balance"], 1346 - 704);
 }
 
+/// Every money movement is listed with its method: the first authorisation, the wallet's
+/// creation and a top-up by card, a promo credit and purchases from the wallet, and an auto
+/// top-up the card declined (4000000000000341), which moved nothing.
+#[tokio::test]
+async fn every_money_movement_is_listed_with_its_card_or_the_wallet() {
+    let stack = Stack::start().await;
+    let referrals =
+        sqlx::PgPool::connect(secrecy::ExposeSecret::expose_secret(&stack.referrals_db))
+            .await
+            .unwrap();
+    let code = format!("M{}", &uuid::Uuid::new_v4().simple().to_string()[..5]).to_uppercase();
+    referrals::promo::create(&referrals, &code, 500, None, None)
+        .await
+        .unwrap();
+    let user = User::new(&stack).await;
+    let folder = user.folder().await;
+    let folder_id = folder["id"].as_str().unwrap();
+    user.add_card(OK_CARD).await;
+    let good = user.cards().await[0]["id"].as_str().unwrap().to_owned();
+    let created = user.confirmed_intent(&good, 2, 1000).await;
+    credit_by_webhook(&stack, &created).await;
+    let top_up = user.confirmed_intent(&good, 4, 1000).await;
+    credit_by_webhook(&stack, &top_up).await;
+    let (status, body) = user
+        .post_keyed(
+            "shareable-codes/promo-code/check/",
+            "movements-promo",
+            json!({ "code": format!("{} {}", &code[..3], &code[3..]) }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    testing::eventually("the promo credit", Duration::from_secs(15), || async {
+        (user.balance().await == 50 + 1000 + 1000 + 500).then_some(())
+    })
+    .await;
+
+    // The wallet card becomes one declined off-session; 6 then 3 months from the wallet leave
+    // 2550 - 1409 - 704 = 437, under $5.00, and the auto top-up of $10.00 is declined.
+    user.add_card(DECLINED_OFF_SESSION).await;
+    let bad = user
+        .cards()
+        .await
+        .into_iter()
+        .find(|c| c["last4"] == "0341")
+        .expect("the 0341 card saves")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = user
+        .post(
+            "payments/stored-account/update/",
+            json!({ "auto_topping_up_amount": 1000, "payment_method_id": bad }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let pay = |months: i32| json!({ "kind": "storage_extension", "folder_id": folder_id, "months": months, "pay_with": "wallet" });
+    let (status, six) = user
+        .post_keyed("payments/stored-account/pay/", "movements-6", pay(6))
+        .await;
+    assert_eq!(status, 200, "{six}");
+    let (status, three) = user
+        .post_keyed("payments/stored-account/pay/", "movements-3", pay(3))
+        .await;
+    assert_eq!(status, 200, "{three}");
+    assert_eq!(
+        user.balance().await,
+        437,
+        "the declined top-up moved nothing"
+    );
+
+    let (status, body) = user.get("payments/transactions/").await;
+    assert_eq!(status, 200, "{body}");
+    let movements = body["movements"].as_array().unwrap();
+    let seen: Vec<(String, String, i64, String)> = movements
+        .iter()
+        .map(|m| {
+            let method = match m["card"].as_object() {
+                Some(card) => format!(
+                    "{} {}",
+                    card["brand"].as_str().unwrap(),
+                    card["last4"].as_str().unwrap()
+                ),
+                None => "wallet".to_owned(),
+            };
+            (
+                m["kind"].as_str().unwrap().to_owned(),
+                m["status"].as_str().unwrap().to_owned(),
+                m["amount"].as_i64().unwrap(),
+                method,
+            )
+        })
+        .collect();
+    let want = |kind: &str, status: &str, amount: i64, method: &str| {
+        (
+            kind.to_owned(),
+            status.to_owned(),
+            amount,
+            method.to_owned(),
+        )
+    };
+    assert_eq!(
+        seen,
+        vec![
+            want("auto_top_up", "declined", 1000, "visa 0341"),
+            want("purchase", "completed", -704, "wallet"),
+            want("purchase", "completed", -1409, "wallet"),
+            want("promo", "completed", 500, "wallet"),
+            want("top_up", "completed", 1000, "visa 4242"),
+            want("wallet_created", "completed", 1000, "visa 4242"),
+            want("authorisation", "completed", 50, "visa 4242"),
+        ],
+        "{body}"
+    );
+    assert!(
+        movements[0]["decline_message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty())
+    );
+    assert_eq!(
+        movements[1]["transaction_id"], three["transaction"]["id"],
+        "a purchase opens its transaction"
+    );
+    assert!(
+        movements
+            .iter()
+            .all(|m| m["created_at"].as_str().is_some_and(|t| !t.is_empty()))
+    );
+    assert_eq!(body["transactions"].as_array().unwrap().len(), 2);
+
+    // Another user sees none of it.
+    let other = User::new(&stack).await;
+    let (_, theirs) = other.get("payments/transactions/").await;
+    assert_eq!(theirs["movements"], json!([]));
+}
+
 #[tokio::test]
 async fn a_promo_code_credits_the_wallet_once_per_user() {
     let stack = Stack::start().await;

@@ -17,6 +17,7 @@ use crate::{
     customers,
     domain::{CustomerId, PaymentMethodId},
     error::PaymentsError,
+    movements,
     pricing::Pricing,
     purchases::{self, stored_account_pb},
     stripe::Stripe,
@@ -307,6 +308,7 @@ impl PaymentsRpc for PaymentsApi {
         let mut conn = self.pool.acquire().await.map_err(PaymentsError::from)?;
         Ok(Response::new(pb::Transactions {
             transactions: purchases::transactions(&mut conn, user_id).await?,
+            movements: movements::list(&mut conn, user_id).await?,
         }))
     }
 

@@ -8,6 +8,7 @@ pub mod error;
 pub mod events;
 pub mod grpc;
 pub mod idempotency;
+pub mod movements;
 pub mod pricing;
 pub mod purchases;
 pub mod startup;

@@ -13,7 +13,7 @@ use crate::{
     cards,
     domain::PaymentMethodId,
     error::PaymentsError,
-    idempotency,
+    idempotency, movements,
     pricing::{Breakdown, Pricing, StorageSize},
     stripe::{Stripe, StripeFailure},
     wallet::{self, EntryKind},
@@ -328,6 +328,16 @@ pub async fn pay(
                     drop(tx);
                     let mut conn = pool.acquire().await?;
                     wallet::set_top_up_error(&mut conn, user_id, &wallet_pm, &message).await?;
+                    movements::record_decline(
+                        &mut conn,
+                        user_id,
+                        "shortfall",
+                        amount,
+                        &wallet_pm,
+                        &message,
+                        &transfer_key,
+                    )
+                    .await?;
                     return Err(PaymentsError::CardDeclined);
                 }
                 Err(other) => return Err(other.into()),
@@ -375,7 +385,21 @@ pub async fn pay(
                 .await?;
                 (0, breakdown.total, Some(intent.id))
             }
-            Err(StripeFailure::Declined { .. }) => return Err(PaymentsError::CardDeclined),
+            Err(StripeFailure::Declined { message, .. }) => {
+                drop(tx);
+                let mut conn = pool.acquire().await?;
+                movements::record_decline(
+                    &mut conn,
+                    user_id,
+                    "card_purchase",
+                    breakdown.total,
+                    &pm,
+                    &message,
+                    &card_key,
+                )
+                .await?;
+                return Err(PaymentsError::CardDeclined);
+            }
             Err(other) => return Err(other.into()),
         }
     };

@@ -8,6 +8,7 @@ use uuid::Uuid;
 use crate::{
     domain::PaymentMethodId,
     error::PaymentsError,
+    movements,
     pricing::Pricing,
     stripe::{OffSessionCharge, Stripe, StripeFailure},
 };
@@ -325,16 +326,19 @@ pub async fn fail_intent(
     intent_id: &str,
     message: &str,
 ) -> Result<(), PaymentsError> {
-    let row: Option<(Uuid, String, String)> = sqlx::query_as(
+    let row: Option<(Uuid, String, String, i64)> = sqlx::query_as(
         "UPDATE payment_intents SET status = 'failed', updated_at = now() \
-         WHERE id = $1 AND credited_at IS NULL RETURNING user_id, purpose, payment_method_id",
+         WHERE id = $1 AND credited_at IS NULL RETURNING user_id, purpose, payment_method_id, amount_cents",
     )
     .bind(intent_id)
     .fetch_optional(&mut *conn)
     .await?;
-    if let Some((user_id, purpose, pm)) = row
-        && purpose == "auto_top_up"
-    {
+    let Some((user_id, purpose, pm, amount)) = row else {
+        return Ok(());
+    };
+    let reference = format!("pi:{intent_id}");
+    movements::record_decline(conn, user_id, &purpose, amount, &pm, message, &reference).await?;
+    if purpose == "auto_top_up" {
         set_top_up_error(conn, user_id, &pm, message).await?;
     }
     Ok(())
@@ -455,6 +459,8 @@ pub async fn auto_top_up(
         Err(StripeFailure::Declined { code, message }) => {
             tracing::info!(decline.code = %code, "auto top-up declined");
             set_top_up_error(&mut tx, user_id, &pm, &message).await?;
+            movements::record_decline(&mut tx, user_id, "auto_top_up", amount, &pm, &message, &key)
+                .await?;
             tx.commit().await?;
         }
         Err(other) => return Err(other.into()),
@@ -509,8 +515,19 @@ pub async fn first_authorisation(
             .await?;
             tx.commit().await?;
         }
-        Err(StripeFailure::Declined { code, .. }) => {
+        Err(StripeFailure::Declined { code, message }) => {
             tracing::info!(decline.code = %code, "the first authorisation was declined");
+            let mut conn = pool.acquire().await?;
+            movements::record_decline(
+                &mut conn,
+                user_id,
+                purpose,
+                amount,
+                payment_method,
+                &message,
+                &key,
+            )
+            .await?;
         }
         Err(other) => return Err(other.into()),
     }

@@ -655,11 +655,62 @@ async fn pay(
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Transactions {
-    pub transactions: Vec<Transaction>,
+pub struct CardSummary {
+    pub brand: String,
+    pub last4: String,
 }
 
-/// The user's purchases, newest first.
+/// One money movement (the transaction-info list).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MoneyMovement {
+    pub id: String,
+    /// `wallet_created`, `top_up`, `auto_top_up`, `transfer` (from the card for a purchase),
+    /// `promo`, `purchase`, `refund` or `authorisation`.
+    pub kind: String,
+    /// `completed`, or `declined` (the card refused it; nothing moved).
+    pub status: String,
+    /// Cents: into the wallet positive, paid out negative; a declined charge carries what it would
+    /// have moved.
+    pub amount: i64,
+    pub created_at: String,
+    pub description: String,
+    /// The card charged or declined; null when the wallet paid or was credited without a card.
+    pub card: Option<CardSummary>,
+    /// The purchase to open (`payments/transactions/{id}/`) for a purchase or its refund.
+    pub transaction_id: Option<String>,
+    /// What the card's bank said, for a declined charge.
+    pub decline_message: Option<String>,
+}
+
+impl From<payments::MoneyMovement> for MoneyMovement {
+    fn from(m: payments::MoneyMovement) -> Self {
+        Self {
+            id: m.id,
+            kind: m.kind,
+            status: m.status,
+            amount: m.amount,
+            created_at: rfc3339(m.created_at).unwrap_or_default(),
+            description: m.description,
+            card: m.card.map(|c| CardSummary {
+                brand: c.brand,
+                last4: c.last4,
+            }),
+            transaction_id: m.transaction_id,
+            decline_message: m.decline_message,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Transactions {
+    /// The purchases, newest first.
+    pub transactions: Vec<Transaction>,
+    /// Every money movement, newest first (at most 200): wallet creation, top-ups, auto top-ups,
+    /// transfers, promo credits, purchases, refunds, the first authorisation, declined charges.
+    pub movements: Vec<MoneyMovement>,
+}
+
+/// The user's purchases and every money movement, newest first.
 #[utoipa::path(get, path = "/api/payments/transactions/", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = Transactions), (status = 401, body = ErrorBody)))]
 async fn list_transactions(
@@ -675,6 +726,7 @@ async fn list_transactions(
         .into_inner();
     Ok(Json(Transactions {
         transactions: list.transactions.into_iter().map(Into::into).collect(),
+        movements: list.movements.into_iter().map(Into::into).collect(),
     }))
 }
 

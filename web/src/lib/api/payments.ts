@@ -16,6 +16,8 @@ export type Wallet = Answer<Schemas['Wallet']>;
 export type Breakdown = Answer<Schemas['Breakdown']>;
 export type StoragePrice = Answer<Schemas['StoragePrice']>;
 export type Transaction = Answer<Schemas['Transaction']>;
+/** One money movement of the transaction-info list; `card` is null when the wallet paid. */
+export type Movement = Answer<Schemas['MoneyMovement']>;
 export type Pricing = Answer<Schemas['Pricing']> & {
   storage: Answer<Schemas['StoragePricing']>;
   sharing: Answer<Schemas['SharingPricing']>;
@@ -105,6 +107,11 @@ export const paymentsApi = api.injectEndpoints({
       transformResponse: (body: { transactions: Transaction[] }) => body.transactions,
       providesTags: ['Transactions'],
     }),
+    movements: build.query<Movement[], void>({
+      query: () => 'payments/transactions/',
+      transformResponse: (body: { movements: Movement[] }) => body.movements,
+      providesTags: ['Transactions'],
+    }),
     transaction: build.query<Transaction, string>({
       query: (id) => `payments/transactions/${encodeURIComponent(id)}/`,
       providesTags: ['Transactions'],
@@ -140,6 +147,7 @@ export const {
   useCreatePaymentIntentMutation,
   usePayFromStoredAccountMutation,
   useTransactionsQuery,
+  useMovementsQuery,
   useTransactionQuery,
   useStoragePriceQuery,
   useSharingPriceQuery,

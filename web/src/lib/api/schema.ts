@@ -1167,7 +1167,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The user's purchases, newest first. */
+        /** The user's purchases and every money movement, newest first. */
         get: operations["list_transactions"];
         put?: never;
         post?: never;
@@ -1325,6 +1325,10 @@ export interface components {
              * @description From the wallet: price + service fee - wallet saving.
              */
             wallet_total: number;
+        };
+        CardSummary: {
+            brand: string;
+            last4: string;
         };
         /**
          * @description Where a code goes.
@@ -1561,6 +1565,30 @@ export interface components {
             password: string;
             /** @description A username or an e-mail address. */
             username: string;
+        };
+        /** @description One money movement (the transaction-info list). */
+        MoneyMovement: {
+            /**
+             * Format: int64
+             * @description Cents: into the wallet positive, paid out negative; a declined charge carries what it would
+             *     have moved.
+             */
+            amount: number;
+            card?: null | components["schemas"]["CardSummary"];
+            created_at: string;
+            /** @description What the card's bank said, for a declined charge. */
+            decline_message?: string | null;
+            description: string;
+            id: string;
+            /**
+             * @description `wallet_created`, `top_up`, `auto_top_up`, `transfer` (from the card for a purchase),
+             *     `promo`, `purchase`, `refund` or `authorisation`.
+             */
+            kind: string;
+            /** @description `completed`, or `declined` (the card refused it; nothing moved). */
+            status: string;
+            /** @description The purchase to open (`payments/transactions/{id}/`) for a purchase or its refund. */
+            transaction_id?: string | null;
         };
         NamesUpdate: {
             first_name: string;
@@ -2025,6 +2053,12 @@ export interface components {
             wallet_saving: number;
         };
         Transactions: {
+            /**
+             * @description Every money movement, newest first (at most 200): wallet creation, top-ups, auto top-ups,
+             *     transfers, promo credits, purchases, refunds, the first authorisation, declined charges.
+             */
+            movements: components["schemas"]["MoneyMovement"][];
+            /** @description The purchases, newest first. */
             transactions: components["schemas"]["Transaction"][];
         };
         UpdateStoredAccount: {

@@ -1,12 +1,14 @@
 //! `/transaction-info?id=`: one transaction (number, what was bought, when, the breakdown, what the
-//! wallet and the card paid, the new storage date); without an id, the list of transactions.
+//! wallet and the card paid, the new storage date); without an id, every money movement with its
+//! card or 'Wallet', a purchase opening its page.
 import { Link, useSearchParams } from 'react-router';
 import { formatMoney } from '../../../components/payments/money';
 import { useGoBack } from '../../../components/payments/navigation';
-import { useTransactionQuery, useTransactionsQuery } from '../../../lib/api/payments';
+import { useMovementsQuery, useTransactionQuery, type Movement } from '../../../lib/api/payments';
 import { formatDate, formatDateTime } from '../../../lib/format/format';
 import { RowsTable } from '../components/BreakdownTable';
 import { folderViewUrl, transactionRows, transactionUrl } from '../model/checkout';
+import { movementAmount, movementLabel, movementMethod } from '../model/movements';
 import '../checkout.css';
 
 export function TransactionInfoPage() {
@@ -72,28 +74,44 @@ function OneTransaction({ id }: { id: string }) {
 }
 
 function Transactions() {
-  const transactions = useTransactionsQuery();
+  // Money moves outside this screen (webhooks, auto top-ups, promo credits): read afresh on each visit.
+  const movements = useMovementsQuery(undefined, { refetchOnMountOrArgChange: true });
   return (
     <main className="page checkout">
       <BackLink />
       <h1>Transactions</h1>
-      {transactions.isLoading && <p className="muted">Loading…</p>}
-      {transactions.isError && <p className="muted">Your transactions could not be loaded.</p>}
-      {transactions.data?.length === 0 && <p className="muted">No transactions yet.</p>}
+      {movements.isLoading && <p className="muted">Loading…</p>}
+      {movements.isError && <p className="muted">Your transactions could not be loaded.</p>}
+      {movements.data?.length === 0 && <p className="muted">No transactions yet.</p>}
       <ul className="checkout-list" aria-label="Transactions">
-        {transactions.data?.map((t) => (
-          <li key={t.id}>
-            <Link to={transactionUrl(t.id)}>
-              <span>
-                {t.description}
-                <br />
-                <span className="muted">{formatDate(t.createdAt)}</span>
-              </span>
-              <strong>{formatMoney(t.total)}</strong>
-            </Link>
+        {movements.data?.map((m) => (
+          <li key={m.id} data-testid="movement" data-kind={m.kind} data-status={m.status}>
+            <MovementRow movement={m} />
           </li>
         ))}
       </ul>
     </main>
+  );
+}
+
+function MovementRow({ movement: m }: { movement: Movement }) {
+  const declined = m.status === 'declined';
+  const body = (
+    <>
+      <span className="movement-text">
+        <span className="movement-label">{movementLabel(m)}</span>
+        {m.description && m.description !== movementLabel(m) && <span className="muted">{m.description}</span>}
+        <span className="muted">
+          <span data-testid="movement-method">{movementMethod(m)}</span> · {formatDateTime(m.createdAt)}
+        </span>
+        {declined && m.declineMessage && <span className="movement-declined">{m.declineMessage}</span>}
+      </span>
+      <strong className={declined ? 'movement-amount movement-amount--declined' : 'movement-amount'}>{movementAmount(m)}</strong>
+    </>
+  );
+  return m.transactionId ? (
+    <Link to={transactionUrl(m.transactionId)}>{body}</Link>
+  ) : (
+    <div className="movement">{body}</div>
   );
 }

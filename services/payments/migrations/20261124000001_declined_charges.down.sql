@@ -1,0 +1,1 @@
+DROP TABLE declined_charges;
