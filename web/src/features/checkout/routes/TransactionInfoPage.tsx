@@ -100,7 +100,9 @@ function MovementRow({ movement: m }: { movement: Movement }) {
     <>
       <span className="movement-text">
         <span className="movement-label">{movementLabel(m)}</span>
-        {m.description && m.description !== movementLabel(m) && <span className="muted">{m.description}</span>}
+        {m.description && m.description !== movementLabel({ kind: m.kind, status: 'completed' }) && (
+          <span className="muted">{m.description}</span>
+        )}
         <span className="muted">
           <span data-testid="movement-method">{movementMethod(m)}</span> · {formatDateTime(m.createdAt)}
         </span>
