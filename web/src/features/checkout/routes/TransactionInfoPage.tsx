@@ -2,6 +2,7 @@
 //! wallet and the card paid, the new storage date); without an id, every money movement with its
 //! card or 'Wallet', a purchase opening its page.
 import { Link, useSearchParams } from 'react-router';
+import { BackControl } from '../../../components/BackControl';
 import { formatMoney } from '../../../components/payments/money';
 import { useGoBack } from '../../../components/payments/navigation';
 import { useMovementsQuery, useTransactionQuery, type Movement } from '../../../lib/api/payments';
@@ -19,11 +20,7 @@ export function TransactionInfoPage() {
 
 function BackLink() {
   const goBack = useGoBack('/stored-account');
-  return (
-    <button type="button" className="link checkout-back" onClick={goBack}>
-      ‹ Back
-    </button>
-  );
+  return <BackControl onClick={goBack} />;
 }
 
 function OneTransaction({ id }: { id: string }) {
