@@ -164,7 +164,9 @@ impl Stack {
             evidence_db,
             sharing_db,
         };
-        stack.until_ok("health/live/", "the gateway answering").await;
+        stack
+            .until_ok("health/live/", "the gateway answering")
+            .await;
         stack
     }
 
