@@ -217,6 +217,8 @@ describe('account screens', () => {
       .getByRole('radio', { name: /Asia\/Tokyo/ })
       .check();
     await page.getByTestId('shown-in').filter({ hasText: 'Dates are shown in Asia/Tokyo.' }).waitFor();
+    // redux-persist writes the device's copy a moment after the screen changes: reload once it has.
+    await page.waitForFunction(() => (localStorage.getItem('persist:evidentia') ?? '').includes('Asia/Tokyo'));
     await page.reload();
     await page.getByTestId('shown-in').filter({ hasText: 'Dates are shown in Asia/Tokyo.' }).waitFor();
     assert.equal(await page.getByRole('radio', { name: /Asia\/Tokyo/ }).isChecked(), true);
