@@ -1,4 +1,4 @@
-// Capture journeys (issue 3): Chromium's fake camera and microphone and a granted location,
+// Capture journeys: Chromium's fake camera and microphone and a granted location,
 // through Envoy against the real stack and SeaweedFS.
 /* global indexedDB -- page.evaluate bodies run in the browser. */
 import assert from 'node:assert/strict';
@@ -179,7 +179,12 @@ describe('offline capture', () => {
     assert.equal(url.searchParams.get('syncOffline'), '1');
     await waitUploaded(page, 2);
 
-    const { folders } = await apiGet(page, 'evidence/folders/');
+    // A file counts once the evidence service has checked its bytes, which happens a moment after
+    // the upload finishes (on the upload's event), so the count is awaited rather than read once.
+    const folders = await eventually('both files counted in the folder', async () => {
+      const listed = (await apiGet(page, 'evidence/folders/')).folders;
+      return listed.length === 1 && listed[0].file_count === 2 ? listed : listed.length > 1 ? listed : false;
+    });
     assert.equal(folders.length, 1, 'one folder for the situation, however often its create was sent');
     assert.equal(folders[0].file_count, 2);
     assert.equal(await page.evaluate(async () => {
