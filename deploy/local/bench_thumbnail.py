@@ -1,4 +1,4 @@
-"""Benchmark of docs/benchmarks.md (issue 3): time from upload finish to thumbnail ready for a 12 MP
+"""Benchmark of docs/benchmarks.md: time from upload finish to thumbnail ready for a 12 MP
 photo. The photo (4000 x 3000 JPEG, ffmpeg's testsrc2 pattern with noise so it compresses like a
 camera picture) goes up through our presigned POST; the clock starts when `upload/finish/` answers
 and stops when the item's `thumbnail` appears (the ItemUploaded event, the evidence service's

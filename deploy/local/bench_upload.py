@@ -1,4 +1,4 @@
-"""Benchmark of docs/benchmarks.md (issue 3): a 1 GiB upload through our presigned multipart
+"""Benchmark of docs/benchmarks.md: a 1 GiB upload through our presigned multipart
 protocol (gateway -> evidence -> presigned part URLs -> PUT to S3 -> finish) beside a plain boto3
 multipart upload of the same file to the same store, with the same part size and concurrency, in
 one run; and the evidence service's peak memory (VmHWM) while it verifies the file.

@@ -1,4 +1,4 @@
-"""Benchmark of docs/benchmarks.md (issue 4): 1,000 storage-extension purchases paid from one
+"""Benchmark of docs/benchmarks.md: 1,000 storage-extension purchases paid from one
 CreditCard Wallet by 100 concurrent clients, every request sent twice with its Idempotency-Key (a
 client retrying), through Envoy against the running stack. Checks that the final balance is exactly
 what the ledger says (credits - 1,000 purchases), that there are 1,000 purchases and no more, and

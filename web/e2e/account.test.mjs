@@ -1,4 +1,4 @@
-// Browser journey of the account screens (issue 5), signed in: Settings to Account Info, the §5
+// Browser journey of the account screens, signed in: Settings to Account Info, the §5
 // messages of the name and username forms behind the current password, an e-mail change confirmed
 // with the code mailed to the new address, the address and password changes with their messages,
 // the events history with its filters, and a time zone that survives a reload. Headless Chromium

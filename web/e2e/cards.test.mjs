@@ -1,4 +1,4 @@
-// Browser journeys of saved cards (issue 4; spec §2 "Payment-method list", "Add-card dialog",
+// Browser journeys of saved cards (spec §2 "Payment-method list", "Add-card dialog",
 // "Payment information / add-card flow", "Billing address sub-screen", "Address picker",
 // "Promo code dialog"; §4 "Add-card flow"; §8 "Duplicate card", "Setup confirmation error").
 // Everything goes through the screens in headless Chromium, with localstripe's Stripe.js

@@ -1,4 +1,4 @@
-// Browser journey of account deletion and recovery (issue 5): signed in, Settings -> what deleting
+// Browser journey of account deletion and recovery: signed in, Settings -> what deleting
 // means -> a reason ('Other' needs details) -> the password (a wrong one is refused) -> deleted,
 // logged out on the start screen with the recoverable-until date; log in then shows the deleted
 // message, 'Recover Account' signs in on Home. Headless Chromium through Envoy against the stack.

@@ -154,13 +154,15 @@ describe('My Files', () => {
     await page.getByRole('button', { name: `More actions for ${NEW_NAME}` }).click();
     await page.getByRole('menuitem', { name: 'Details' }).click();
     const details = page.getByRole('dialog', { name: 'Details' });
-    await details.getByText(photo.sha256).waitFor();
+    // Exact: the file's custody log below its facts names the SHA-256 too.
+    await details.getByText(photo.sha256, { exact: true }).waitFor();
     await details.getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('link', { name: 'Proof metadata' }).click();
     await page.waitForURL(`**/proof-metadata-view/${folder.id}`);
-    const section = page.getByRole('region', { name: NEW_NAME });
-    await section.getByText(photo.sha256).waitFor();
+    // Exact: the chain of custody below holds a region 'Custody of <name>' whose log names the SHA-256 too.
+    const section = page.getByRole('region', { name: NEW_NAME, exact: true });
+    await section.getByText(photo.sha256, { exact: true }).waitFor();
     const text = await section.textContent();
     assert.match(text, /52\.516300, 13\.377700/);
     assert.match(text, /Berlin/);

@@ -1,4 +1,4 @@
-// Browser journey of the information pages (issue 5), as an anonymous visitor: /legal to the
+// Browser journey of the information pages, as an anonymous visitor: /legal to the
 // terms, the FAQ accordion, the contact-us validation messages, then a message that reaches the
 // support address in the SMTP sink; signed in: Settings links, the prefilled e-mail, the
 // walkthrough to Home. Headless Chromium through Envoy against the real stack.

@@ -1,4 +1,4 @@
-// Browser journey of organizations (issue 5): an organization signs up through
+// Browser journey of organizations: an organization signs up through
 // /sign-up-organization (e-mail code from the SMTP sink), invites a member by e-mail (the invite
 // mail's /join-organization/CODE link) and an admin by SMS (the SMS sink), both join in their own
 // browser contexts (the SMS invitee confirms the e-mail with a code), a used code is refused, the

@@ -1,10 +1,10 @@
-// Browser journeys of recovery (issue 5): a signed-out user who forgot the password gets a code by
+// Browser journeys of recovery: a signed-out user who forgot the password gets a code by
 // e-mail (newer than the sign-up code to the same address), sets a new password, lands on Home and
 // logs in with it later; one who forgot the username gets it by e-mail. Headless Chromium through
 // Envoy against the real stack.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { codeFor, launch, mailFor, newestMail, PASSWORD, phone, signUp, storedLoginInfo, uniqueUser } from './support.mjs';
+import { codeFor, eventually, launch, mailFor, newestMail, PASSWORD, phone, signUp, storedLoginInfo, uniqueUser } from './support.mjs';
 
 const NEW_PASSWORD = 'Recover34#';
 
@@ -23,6 +23,9 @@ async function logOut(page) {
   await page.getByRole('button', { name: 'Log out' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Log out' }).click();
   await page.waitForURL((url) => url.pathname === '/');
+  // redux-persist writes the signed-out state a moment after the screen changes: a page loaded
+  // before that would still find the session and leave /log-in for the dashboard.
+  await eventually('the signed-out state on the device', async () => !(await storedLoginInfo(page))?.accessToken);
 }
 
 /** Logs in from the log-in screen with `password`. */

@@ -119,7 +119,7 @@ export async function apiGet(page, path) {
   return response.json();
 }
 
-// --- organization (issue 5): the SMS sink of the local stack ---
+// --- organization: the SMS sink of the local stack ---
 // One `<time>-<id>.txt` per message (names sort by time; a message appears whole, renamed from a
 // dot-name): the line `To: +15551234567`, a blank line, the body.
 export const SMS_DIR = process.env.SMS_DIR ?? path.resolve(here, '../../.dev/sms');
@@ -147,7 +147,7 @@ export async function smsCodeFor(to) {
 }
 // --- end organization ---
 
-// --- recovery (issue 5): telling a new message from an older one to the same address ---
+// --- recovery: telling a new message from an older one to the same address ---
 /** The file name of the newest message in the SMTP sink ('' when there is none). */
 export async function newestMail() {
   const names = (await readdir(MAIL_DIR).catch(() => [])).filter((n) => n.endsWith('.eml')).sort();
@@ -170,3 +170,51 @@ export async function mailFor(email, needle, { after = '' } = {}) {
   });
 }
 // --- end recovery ---
+
+// --- payments: the API with the page's session, and cards saved through localstripe ---
+export const LOCALSTRIPE_URL = process.env.LOCALSTRIPE_URL ?? 'http://127.0.0.1:8420';
+
+/** Calls the API with the page's session; the parsed JSON body (or null for an empty one). */
+export async function api(page, method, path, body, headers = {}) {
+  const { accessToken } = await storedLoginInfo(page);
+  const response = await fetch(`${BASE_URL}/api/${path}`, {
+    method,
+    headers: { authorization: `Bearer ${accessToken}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** A form POST to localstripe with a secret key (it accepts any sk_ key). */
+export async function localstripe(path, params) {
+  const response = await fetch(`${LOCALSTRIPE_URL}${path}`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer sk_test_e2e', 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params),
+  });
+  const body = await response.json();
+  if (!response.ok) throw new Error(`localstripe ${path}: ${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** Saves a card the way the add-card flow does (spec §4 steps 1, 3, 5, 6), without its screens. */
+export async function saveCard(page, number) {
+  const method = await localstripe('/v1/payment_methods', {
+    type: 'card',
+    'card[number]': number,
+    'card[exp_month]': '12',
+    'card[exp_year]': String(new Date().getFullYear() + 5),
+    'card[cvc]': '123',
+  });
+  const { stripe_customer_id: customer } = await api(page, 'POST', 'payments/stripe-customer/create/');
+  await api(page, 'POST', 'payments/payment-method/register/', { payment_method_id: method.id });
+  const { client_secret: secret } = await api(page, 'POST', 'payments/stripe-setup-intent/create/', { stripe_customer_id: customer });
+  await localstripe(`/v1/setup_intents/${secret.split('_secret_')[0]}/confirm`, { payment_method: method.id, client_secret: secret });
+  return eventually('the card in the saved list', async () => {
+    const { payment_methods: cards } = await api(page, 'GET', 'payments/payment-methods/get/');
+    return cards.find((card) => card.id === method.id);
+  });
+}
+

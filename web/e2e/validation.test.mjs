@@ -1,4 +1,4 @@
-// Browser journey of the spec §5 validation rules (issue 5) in the real app, each message word for
+// Browser journey of the spec §5 validation rules in the real app, each message word for
 // word for a bad value: /sign-up (e-mail, username, password, the phone number's blocked keys and
 // paste, its length after the 500 ms debounce, the country code list), /sign-up-organization (the
 // organization name, short text), the e-mail confirmation code (a wrong code highlights the

@@ -1,4 +1,4 @@
-// Browser journeys of the CreditCard Wallet and checkout (issue 4; spec §2 "Wallet screen",
+// Browser journeys of the CreditCard Wallet and checkout (spec §2 "Wallet screen",
 // "CreditCard Wallet intro", §4 "Wallet create flow", "Wallet edit and top-up", §8 "Insufficient
 // funds"). Cards are saved through the REST API and localstripe (the add-card screens are their
 // own journey): a PaymentMethod made at localstripe, registered, set up with a SetupIntent the
@@ -6,57 +6,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { BASE_URL, eventually, launch, phone, signUp, storedLoginInfo, uniqueUser } from './support.mjs';
+import { api, eventually, launch, phone, saveCard, signUp, uniqueUser } from './support.mjs';
 
-const LOCALSTRIPE_URL = process.env.LOCALSTRIPE_URL ?? 'http://127.0.0.1:8420';
 const OK_CARD = '4242424242424242';
 // Saves, but is declined when charged (the off-session decline).
 const DECLINED_WHEN_CHARGED = '4000000000000341';
 const AUTO_TOP_UP_THRESHOLD = 500;
-
-/** Calls the API with the page's session; the parsed JSON body (or null for an empty one). */
-async function api(page, method, path, body, headers = {}) {
-  const { accessToken } = await storedLoginInfo(page);
-  const response = await fetch(`${BASE_URL}/api/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${accessToken}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
-/** A form POST to localstripe with a secret key (it accepts any sk_ key). */
-async function localstripe(path, params) {
-  const response = await fetch(`${LOCALSTRIPE_URL}${path}`, {
-    method: 'POST',
-    headers: { authorization: 'Bearer sk_test_e2e', 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(params),
-  });
-  const body = await response.json();
-  if (!response.ok) throw new Error(`localstripe ${path}: ${response.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
-/** Saves a card the way the add-card flow does (spec §4 steps 1, 3, 5, 6), without its screens. */
-async function saveCard(page, number) {
-  const method = await localstripe('/v1/payment_methods', {
-    type: 'card',
-    'card[number]': number,
-    'card[exp_month]': '12',
-    'card[exp_year]': String(new Date().getFullYear() + 5),
-    'card[cvc]': '123',
-  });
-  const { stripe_customer_id: customer } = await api(page, 'POST', 'payments/stripe-customer/create/');
-  await api(page, 'POST', 'payments/payment-method/register/', { payment_method_id: method.id });
-  const { client_secret: secret } = await api(page, 'POST', 'payments/stripe-setup-intent/create/', { stripe_customer_id: customer });
-  await localstripe(`/v1/setup_intents/${secret.split('_secret_')[0]}/confirm`, { payment_method: method.id, client_secret: secret });
-  return eventually('the card in the saved list', async () => {
-    const { payment_methods: cards } = await api(page, 'GET', 'payments/payment-methods/get/');
-    return cards.find((card) => card.id === method.id);
-  });
-}
 
 const balanceOf = async (page) => (await api(page, 'GET', 'payments/evidentia-wallet/get/')).balance;
 

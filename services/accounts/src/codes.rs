@@ -5,7 +5,10 @@
 //! purpose, and goes to a destination; verifying names the same subject and purpose.
 
 use chrono::{Duration, Utc};
-use evidentia_common::ratelimit;
+use evidentia_common::{
+    ratelimit,
+    text::{mask_email, mask_phone},
+};
 use rand::Rng;
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -87,25 +90,6 @@ impl Destination {
             masked: mask_phone(country_code, national_number),
         }
     }
-}
-
-pub fn mask_email(address: &str) -> String {
-    match address.split_once('@') {
-        Some((local, domain)) => {
-            let first: String = local.chars().take(1).collect();
-            format!("{first}***@{domain}")
-        }
-        None => "***".to_owned(),
-    }
-}
-
-pub fn mask_phone(country_code: &str, national_number: &str) -> String {
-    let shown = national_number.len().saturating_sub(3);
-    format!(
-        "{country_code} {}{}",
-        "*".repeat(shown),
-        &national_number[shown..]
-    )
 }
 
 /// Sends `text` to `to`, by e-mail or SMS.

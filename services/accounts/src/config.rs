@@ -4,6 +4,7 @@ use evidentia_common::{
     auth::LOCAL_JWT_SECRET,
     config::{ConfigError, SecretString, ServiceConfig, env_or, secret_or, signing_secret},
     ratelimit::Backoff,
+    sms::SmsConfig,
 };
 
 #[derive(Debug, Clone)]
@@ -28,22 +29,6 @@ pub struct Config {
     pub invite_ttl_seconds: i64,
     /// How long a password verification unlocks sensitive changes.
     pub password_token_ttl_seconds: i64,
-}
-
-/// Where text messages go: a real HTTP provider (Twilio's Messages API shape) in production, a
-/// directory with one file per message locally and in tests.
-#[derive(Debug, Clone)]
-pub enum SmsConfig {
-    Files {
-        dir: String,
-    },
-    Http {
-        /// e.g. `https://api.twilio.com/2010-04-01/Accounts/{sid}/Messages.json`
-        url: String,
-        username: String,
-        password: SecretString,
-        from: String,
-    },
 }
 
 /// Abuse limits (spec §4 "Session"): what one destination, client address or account may cost.
@@ -114,40 +99,11 @@ impl Config {
                 contact_messages_per_hour: env_or("CONTACT_MESSAGES_PER_HOUR", "5")?,
             },
             public_url: env_or("PUBLIC_URL", "http://127.0.0.1:8080")?,
-            sms: match env_or::<String>("SMS_PROVIDER", "files")?.as_str() {
-                "http" => SmsConfig::Http {
-                    url: required("SMS_HTTP_URL")?,
-                    username: required("SMS_HTTP_USERNAME")?,
-                    password: secret_or("SMS_HTTP_PASSWORD", "")?,
-                    from: required("SMS_FROM")?,
-                },
-                "files" => SmsConfig::Files {
-                    dir: env_or("SMS_DIR", ".dev/sms")?,
-                },
-                other => {
-                    return Err(ConfigError {
-                        name: "SMS_PROVIDER".to_owned(),
-                        value: other.to_owned(),
-                        reason: "must be 'files' or 'http'".to_owned(),
-                    });
-                }
-            },
+            sms: SmsConfig::from_env()?,
             recovery_grace_seconds: env_or("ACCOUNT_RECOVERY_GRACE_SECONDS", "2592000")?,
             purge_interval_seconds: env_or("ACCOUNT_PURGE_INTERVAL_SECONDS", "60")?,
             invite_ttl_seconds: env_or("ORGANIZATION_INVITE_TTL_SECONDS", "604800")?,
             password_token_ttl_seconds: env_or("PASSWORD_TOKEN_TTL_SECONDS", "600")?,
         })
     }
-}
-
-fn required(name: &str) -> Result<String, ConfigError> {
-    let value: String = env_or(name, "")?;
-    if value.is_empty() {
-        return Err(ConfigError {
-            name: name.to_owned(),
-            value,
-            reason: "must be set when SMS_PROVIDER is http".to_owned(),
-        });
-    }
-    Ok(value)
 }

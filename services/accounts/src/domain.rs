@@ -6,12 +6,7 @@ use std::sync::LazyLock;
 use evidentia_common::errors::FieldError;
 use regex::Regex;
 
-pub const REQUIRED: &str = "This field is required";
-
-static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
-    #[allow(clippy::expect_used)] // a constant pattern, checked by the tests
-    Regex::new(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$").expect("e-mail pattern")
-});
+pub use evidentia_common::contact::REQUIRED;
 
 fn required(field: &str, value: &str) -> Result<(), FieldError> {
     if value.trim().is_empty() {
@@ -21,27 +16,7 @@ fn required(field: &str, value: &str) -> Result<(), FieldError> {
     }
 }
 
-/// An e-mail address: required, a valid pattern, at most 150 characters; kept lower-cased.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Email(String);
-
-impl Email {
-    pub fn parse(field: &str, value: &str) -> Result<Self, FieldError> {
-        let value = value.trim();
-        required(field, value)?;
-        if value.chars().count() > 150 {
-            return Err(FieldError::new(field, "Maximum 150 characters"));
-        }
-        if !EMAIL.is_match(value) {
-            return Err(FieldError::new(field, "Please enter a valid email address"));
-        }
-        Ok(Self(value.to_lowercase()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
+pub use evidentia_common::contact::{Email, PhoneNumber};
 
 /// A username: a-z A-Z 0-9 @ + - . _, 2 to 20 characters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,50 +82,6 @@ impl Password {
 
     pub fn expose(&self) -> &str {
         &self.0
-    }
-}
-
-/// A phone number: a known country calling code ('+' and 1 to 5 digits) and 9 to 11 digits.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PhoneNumber {
-    pub country_code: String,
-    pub national_number: String,
-}
-
-impl PhoneNumber {
-    pub fn parse(
-        field: &str,
-        country_code: &str,
-        national_number: &str,
-    ) -> Result<Self, FieldError> {
-        let country_code = country_code.trim();
-        let national_number = national_number.trim();
-        required(field, national_number)?;
-        let digits = country_code.strip_prefix('+').unwrap_or("");
-        let known = (1..=5).contains(&digits.len())
-            && digits.chars().all(|c| c.is_ascii_digit())
-            && digits
-                .parse::<u16>()
-                .ok()
-                .and_then(|code| phonenumber::metadata::DATABASE.by_code(&code))
-                .is_some();
-        if !known {
-            return Err(FieldError::new(field, "Invalid country code"));
-        }
-        if !national_number.chars().all(|c| c.is_ascii_digit()) {
-            return Err(FieldError::new(field, "Only digits allowed"));
-        }
-        let len = national_number.len();
-        if len < 9 {
-            return Err(FieldError::new(field, "Minimum 9 digits"));
-        }
-        if len > 11 {
-            return Err(FieldError::new(field, "Maximum 11 digits"));
-        }
-        Ok(Self {
-            country_code: country_code.to_owned(),
-            national_number: national_number.to_owned(),
-        })
     }
 }
 
@@ -372,7 +303,7 @@ mod tests {
             "Maximum 150 characters"
         );
         assert_eq!(
-            Email::parse("email", " Ann@Example.COM ").map(|e| e.0),
+            Email::parse("email", " Ann@Example.COM ").map(|e| e.as_str().to_owned()),
             Ok("ann@example.com".into())
         );
     }

@@ -1,4 +1,4 @@
-//! The contact-us form (issue 5): a visitor's message reaches support by e-mail. Anyone may send
+//! The contact-us form: a visitor's message reaches support by e-mail. Anyone may send
 //! one; each client address may send a few per hour.
 
 use evidentia_common::{errors::FieldError, ratelimit};

@@ -6,13 +6,17 @@ pub mod amqp;
 pub mod auth;
 pub mod config;
 pub mod consumer;
+pub mod contact;
 pub mod db;
 pub mod errors;
 pub mod grpc;
+pub mod mailer;
 pub mod outbox;
 pub mod ratelimit;
+pub mod s3;
 pub mod service;
 pub mod shutdown;
+pub mod sms;
 pub mod telemetry;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -61,6 +61,27 @@ pub fn first_refused_path(value: &serde_json::Value) -> Option<String> {
     walk(value, &mut path).then_some(path)
 }
 
+/// An e-mail address as shown to someone who must not learn it: `a***@example.com`.
+pub fn mask_email(address: &str) -> String {
+    match address.split_once('@') {
+        Some((local, domain)) => {
+            let first: String = local.chars().take(1).collect();
+            format!("{first}***@{domain}")
+        }
+        None => "***".to_owned(),
+    }
+}
+
+/// A phone number as shown to someone who must not learn it: `+1 *******100`.
+pub fn mask_phone(country_code: &str, national_number: &str) -> String {
+    let shown = national_number.len().saturating_sub(3);
+    format!(
+        "{country_code} {}{}",
+        "*".repeat(shown),
+        national_number.get(shown..).unwrap_or_default()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,7 @@
 //! The evidence service's configuration: defaults are the local stack.
 
 use chrono::{DateTime, Utc};
-use evidentia_common::config::{ConfigError, ServiceConfig, env_or, secret_or};
+use evidentia_common::config::{ConfigError, ServiceConfig, env_or};
 
 use crate::storage::S3Config;
 
@@ -131,13 +131,7 @@ impl Config {
         Ok(Self {
             geocoder,
             service: ServiceConfig::from_env("evidence", 50053)?,
-            s3: S3Config {
-                endpoint: env_or("S3_ENDPOINT", "http://127.0.0.1:8333")?,
-                region: env_or("S3_REGION", "us-east-1")?,
-                bucket: env_or("S3_BUCKET", "evidentia-media")?,
-                access_key_id: env_or("S3_ACCESS_KEY_ID", "evidentia")?,
-                secret_access_key: secret_or("S3_SECRET_ACCESS_KEY", "evidentia-local-secret")?,
-            },
+            s3: S3Config::from_env()?,
             storage: StoragePolicy {
                 default_period_days: env_or("STORAGE_DEFAULT_PERIOD_DAYS", "365")?,
                 expire_soon_days: env_or("STORAGE_EXPIRE_SOON_DAYS", "30")?,

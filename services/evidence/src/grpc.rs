@@ -176,8 +176,14 @@ fn to_proto(item: Item) -> pb::Item {
     }
 }
 
+/// Chunks of an original on their way to the sharing service.
+type OriginalStream =
+    std::pin::Pin<Box<dyn futures::Stream<Item = Result<pb::OriginalChunk, Status>> + Send>>;
+
 #[tonic::async_trait]
 impl EvidenceRpc for EvidenceApi {
+    type ReadOriginalStream = OriginalStream;
+
     async fn get_storage_usage(
         &self,
         request: Request<pb::GetStorageUsageRequest>,
@@ -454,6 +460,39 @@ impl EvidenceRpc for EvidenceApi {
         let folder = folders::extend(&mut tx, owner, folder_id, until).await?;
         tx.commit().await.map_err(EvidenceError::from)?;
         Ok(Response::new(self.folder(folder)))
+    }
+
+    async fn read_original(
+        &self,
+        request: Request<pb::ReadOriginalRequest>,
+    ) -> Result<Response<OriginalStream>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let item_id = id(&request.into_inner().item_id)?;
+        let key = items::original_key(&self.state, owner, item_id).await?;
+        let body = self
+            .state
+            .store
+            .stream(&key)
+            .await
+            .map_err(EvidenceError::Internal)?;
+        let chunks = futures::stream::try_unfold(body, |mut body| async move {
+            match body.try_next().await {
+                Ok(Some(data)) => Ok(Some((
+                    pb::OriginalChunk {
+                        data: data.to_vec(),
+                    },
+                    body,
+                ))),
+                Ok(None) => Ok(None),
+                Err(err) => {
+                    tracing::error!(error = %err, "reading an original from S3 failed");
+                    Err(Status::unavailable(
+                        "The file could not be read. Try again.",
+                    ))
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(chunks)))
     }
 
     async fn download_item(

@@ -645,6 +645,30 @@ pub async fn download(
     Ok((url, expires_at))
 }
 
+/// The object key of the owner's verified original, for streaming it to the sharing service;
+/// refused like a download once the folder has expired.
+pub async fn original_key(
+    state: &AppState,
+    owner: Uuid,
+    id: Uuid,
+) -> Result<String, EvidenceError> {
+    let mut conn = state.pool.acquire().await?;
+    let item = get(&mut conn, owner, id).await?;
+    if state
+        .config
+        .storage
+        .expired(item.storage_expires_at, Utc::now())
+    {
+        return Err(EvidenceError::Expired);
+    }
+    if item.status != "verified" || item.purged_at.is_some() {
+        return Err(EvidenceError::WrongState(
+            "The file has not been verified yet.",
+        ));
+    }
+    Ok(item.object_key)
+}
+
 /// Presigned URLs for the asked parts of a multipart upload, and the parts S3 already holds.
 pub struct PartUrls {
     pub urls: Vec<(i32, String)>,

@@ -6,25 +6,16 @@ use std::time::Duration;
 
 use aws_sdk_s3::{
     Client,
-    config::{BehaviorVersion, Credentials, Region},
     presigning::PresigningConfig,
     types::{CompletedMultipartUpload, CompletedPart},
 };
 use base64::{Engine, engine::general_purpose::STANDARD};
 use chrono::{DateTime, Utc};
 use hmac::{Hmac, Mac};
-use secrecy::{ExposeSecret, SecretString};
+use secrecy::ExposeSecret;
 use sha2::{Digest, Sha256};
 
-#[derive(Debug, Clone)]
-pub struct S3Config {
-    /// Empty means AWS S3 itself.
-    pub endpoint: String,
-    pub region: String,
-    pub bucket: String,
-    pub access_key_id: String,
-    pub secret_access_key: SecretString,
-}
+pub use evidentia_common::s3::S3Config;
 
 #[derive(Debug, Clone)]
 pub struct MediaStore {
@@ -59,24 +50,8 @@ fn hmac(key: &[u8], data: &str) -> Vec<u8> {
 
 impl MediaStore {
     pub async fn connect(config: &S3Config) -> anyhow::Result<Self> {
-        let credentials = Credentials::new(
-            &config.access_key_id,
-            config.secret_access_key.expose_secret(),
-            None,
-            None,
-            "evidentia-config",
-        );
-        let mut builder = aws_sdk_s3::config::Builder::new()
-            .behavior_version(BehaviorVersion::latest())
-            .region(Region::new(config.region.clone()))
-            .credentials_provider(credentials);
-        if !config.endpoint.is_empty() {
-            builder = builder
-                .endpoint_url(&config.endpoint)
-                .force_path_style(true);
-        }
         Ok(Self {
-            client: Client::from_conf(builder.build()),
+            client: config.client(),
             config: config.clone(),
         })
     }
@@ -307,6 +282,18 @@ impl MediaStore {
             size,
             sha256: hex::encode(hasher.finalize()),
         })
+    }
+
+    /// The object's body as a stream of chunks, for objects of any size.
+    pub async fn stream(&self, key: &str) -> anyhow::Result<aws_sdk_s3::primitives::ByteStream> {
+        let object = self
+            .client
+            .get_object()
+            .bucket(&self.config.bucket)
+            .key(key)
+            .send()
+            .await?;
+        Ok(object.body)
     }
 
     /// The whole object (for small objects only: thumbnails are made from images).

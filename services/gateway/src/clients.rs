@@ -6,6 +6,7 @@ use evidentia_proto::{
     evidence::v1::evidence_service_client::EvidenceServiceClient,
     payments::v1::payments_service_client::PaymentsServiceClient,
     referrals::v1::referrals_service_client::ReferralsServiceClient,
+    sharing::v1::sharing_service_client::SharingServiceClient,
 };
 use tonic::{service::interceptor::InterceptedService, transport::Channel};
 
@@ -19,6 +20,7 @@ pub struct Clients {
     pub evidence: EvidenceServiceClient<Traced>,
     pub payments: PaymentsServiceClient<Traced>,
     pub referrals: ReferralsServiceClient<Traced>,
+    pub sharing: SharingServiceClient<Traced>,
     /// Every service by name, for the health check.
     pub all: Vec<(&'static str, Channel)>,
 }
@@ -29,6 +31,7 @@ impl Clients {
         let payments = channel(&config.payments_url)?;
         let referrals = channel(&config.referrals_url)?;
         let evidence = channel(&config.evidence_url)?;
+        let sharing = channel(&config.sharing_url)?;
         Ok(Self {
             evidence: EvidenceServiceClient::with_interceptor(evidence.clone(), TracePropagation),
             accounts: AccountsServiceClient::with_interceptor(accounts.clone(), TracePropagation),
@@ -37,11 +40,12 @@ impl Clients {
                 referrals.clone(),
                 TracePropagation,
             ),
+            sharing: SharingServiceClient::with_interceptor(sharing.clone(), TracePropagation),
             all: vec![
                 ("accounts", accounts),
                 ("payments", payments),
                 ("evidence", evidence),
-                ("sharing", channel(&config.sharing_url)?),
+                ("sharing", sharing),
                 ("referrals", referrals),
             ],
         })

@@ -1,4 +1,4 @@
-//! Issue 5 through the REST API with every service running: recovery, password tokens, profile
+//! The account calls through the REST API with every service running: recovery, password tokens, profile
 //! changes with codes to the new address, the history, deletion with recovery and the purge every
 //! service follows, and organizations with invites, joining and roles. Codes are read from the
 //! real SMTP sink and the SMS file sink.

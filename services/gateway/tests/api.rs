@@ -220,6 +220,21 @@ async fn the_committed_openapi_document_matches_the_code() {
     if std::env::var("UPDATE_OPENAPI").is_ok() {
         std::fs::write(&path, &document).expect("write web/openapi.json");
     }
+    // The web's generated types name operations by their id: two alike break its build.
+    let parsed: serde_json::Value = serde_json::from_str(&document).expect("json");
+    let mut ids = std::collections::BTreeMap::<String, u32>::new();
+    for operations in parsed["paths"].as_object().expect("paths").values() {
+        for operation in operations.as_object().expect("operations").values() {
+            if let Some(id) = operation["operationId"].as_str() {
+                *ids.entry(id.to_owned()).or_default() += 1;
+            }
+        }
+    }
+    let repeated: Vec<_> = ids.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(
+        repeated.is_empty(),
+        "operation ids used twice: {repeated:?}"
+    );
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == document,

@@ -14,20 +14,11 @@ use std::time::Duration;
 use evidentia_common::testing;
 use reqwest::Method;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
-use support::Stack;
 
-fn sha256(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
-
-async fn folder(stack: &Stack, access: &str, name: &str) -> String {
-    let (status, folder) = stack
-        .post_auth("evidence/folders/create/", access, json!({ "name": name }))
-        .await;
-    assert_eq!(status, 201, "{folder}");
-    folder["id"].as_str().expect("id").to_owned()
-}
+use support::{
+    Stack, capture, fetch, folder, jpeg, post_form, sha256, status_of, test_video,
+    upload_and_verify,
+};
 
 async fn create_item(
     stack: &Stack,
@@ -54,40 +45,6 @@ async fn create_item(
             }),
         )
         .await
-}
-
-/// Posts the file with the presigned POST's fields, as a browser form would.
-async fn post_form(upload: &Value, bytes: Vec<u8>, mime: &str) -> reqwest::StatusCode {
-    let mut form = reqwest::multipart::Form::new();
-    for (key, value) in upload["fields"].as_object().expect("fields") {
-        form = form.text(key.clone(), value.as_str().expect("field").to_owned());
-    }
-    let part = reqwest::multipart::Part::bytes(bytes)
-        .file_name("capture")
-        .mime_str(mime)
-        .expect("mime");
-    form = form.part("file", part);
-    reqwest::Client::new()
-        .post(upload["url"].as_str().expect("url"))
-        .multipart(form)
-        .send()
-        .await
-        .expect("post to S3")
-        .status()
-}
-
-async fn status_of(stack: &Stack, access: &str, item: &str, want: &str) -> Value {
-    testing::eventually(
-        &format!("item status {want}"),
-        Duration::from_secs(20),
-        || async {
-            let (_, item) = stack
-                .get_auth(&format!("evidence/items/{item}/"), access)
-                .await;
-            (item["status"] == want).then_some(item)
-        },
-    )
-    .await
 }
 
 #[tokio::test]
@@ -650,21 +607,6 @@ async fn a_file_is_renamed_downloaded_and_deleted_by_its_owner_only() {
     assert_eq!(gone, 404, "the object left the store with the item");
 }
 
-/// The fields of `item` JSON for a capture of `bytes`, plus `extra`.
-fn capture(bytes: &[u8], mime: &str, extra: Value) -> Value {
-    let mut body = json!({
-        "name": "Front left",
-        "media_type": mime.split('/').next().expect("media"),
-        "mime_type": mime,
-        "file_size": bytes.len(),
-        "sha256": sha256(bytes),
-    });
-    for (key, value) in extra.as_object().expect("object") {
-        body[key] = value.clone();
-    }
-    body
-}
-
 #[tokio::test]
 async fn creating_again_with_a_client_id_answers_the_same_folder_and_item_and_resumes_the_upload() {
     let stack = Stack::start_with(|config| {
@@ -913,46 +855,6 @@ async fn rental_folders_validate_their_kind_vehicle_pickup_and_sections() {
     assert_eq!(body["errors"][0]["field"], "section");
 }
 
-fn jpeg(width: u32, height: u32, blue: u8) -> Vec<u8> {
-    let photo = image::RgbImage::from_fn(width, height, |x, y| {
-        image::Rgb([(x % 256) as u8, (y % 256) as u8, blue])
-    });
-    let mut out = std::io::Cursor::new(Vec::new());
-    photo
-        .write_to(&mut out, image::ImageFormat::Jpeg)
-        .expect("encode");
-    out.into_inner()
-}
-
-/// Uploads `bytes` with the answer of a create or retake, finishes, and waits for `verified`.
-async fn upload_and_verify(stack: &Stack, access: &str, created: &Value, bytes: Vec<u8>) -> Value {
-    let item = created["item"]["id"].as_str().expect("id").to_owned();
-    let mime = created["item"]["mime_type"]
-        .as_str()
-        .expect("mime")
-        .to_owned();
-    assert!(
-        post_form(&created["upload"], bytes, &mime)
-            .await
-            .is_success()
-    );
-    let (status, finished) = stack
-        .post_auth(
-            &format!("evidence/items/{item}/upload/finish/"),
-            access,
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{finished}");
-    status_of(stack, access, &item, "verified").await
-}
-
-async fn fetch(url: &Value) -> (u16, Vec<u8>) {
-    let response = reqwest::get(url.as_str().expect("url")).await.expect("get");
-    let status = response.status().as_u16();
-    (status, response.bytes().await.expect("body").to_vec())
-}
-
 #[tokio::test]
 async fn a_retake_replaces_the_file_once_verified_and_the_previous_one_opens_until_then() {
     let stack = Stack::start().await;
@@ -1087,29 +989,6 @@ async fn an_expired_folder_refuses_a_retake() {
         "Please extend your Storage Date for this file."
     );
     assert_eq!(body["errors"][0]["code"], "storage_expired");
-}
-
-/// A real one-second MPEG-4 video made by ffmpeg's test source.
-fn test_video() -> Vec<u8> {
-    let path = std::env::temp_dir().join(format!("clip-{}.mp4", uuid::Uuid::new_v4()));
-    let made = std::process::Command::new("ffmpeg")
-        .args(["-hide_banner", "-loglevel", "error", "-f", "lavfi"])
-        .args(["-i", "testsrc=size=640x360:rate=10", "-t", "1"])
-        .args([
-            "-pix_fmt",
-            "yuv420p",
-            "-c:v",
-            "mpeg4",
-            "-movflags",
-            "+faststart",
-        ])
-        .arg(&path)
-        .status()
-        .expect("ffmpeg is installed (deploy/local/apt-packages.txt)");
-    assert!(made.success());
-    let bytes = std::fs::read(&path).expect("video");
-    std::fs::remove_file(&path).expect("remove");
-    bytes
 }
 
 #[tokio::test]

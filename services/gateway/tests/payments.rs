@@ -20,40 +20,7 @@ use serde_json::{Value, json};
 use sha2::Sha256;
 use support::{SignedUp, Stack};
 
-const STRIPE: &str = "http://127.0.0.1:8420";
-const OK_CARD: &str = "4242424242424242";
-const DECLINED_CARD: &str = "4000000000000002";
-const DECLINED_OFF_SESSION: &str = "4000000000000341";
-
-async fn stripe(method: Method, path: &str, form: &[(&str, &str)]) -> (u16, Value) {
-    let response = reqwest::Client::new()
-        .request(method, format!("{STRIPE}/v1/{path}"))
-        .basic_auth("sk_test_local", Some(""))
-        .form(form)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
-
-/// A card the browser would create with Stripe.js.
-async fn payment_method(number: &str) -> String {
-    let (status, pm) = stripe(
-        Method::POST,
-        "payment_methods",
-        &[
-            ("type", "card"),
-            ("card[number]", number),
-            ("card[exp_month]", "12"),
-            ("card[exp_year]", "2030"),
-            ("card[cvc]", "123"),
-        ],
-    )
-    .await;
-    assert_eq!(status, 200, "{pm}");
-    pm["id"].as_str().unwrap().to_owned()
-}
+use support::{DECLINED_CARD, DECLINED_OFF_SESSION, OK_CARD, stripe};
 
 struct User<'a> {
     stack: &'a Stack,
@@ -102,31 +69,7 @@ impl<'a> User<'a> {
     /// Steps 3 to 6 of the add-card flow (spec §4); answers the registration and whether the
     /// browser's confirmation succeeded.
     async fn add_card(&self, number: &str) -> (Value, bool) {
-        let customer = self.customer().await;
-        let pm = payment_method(number).await;
-        let (status, registered) = self
-            .post(
-                "payments/payment-method/register/",
-                json!({ "payment_method_id": pm }),
-            )
-            .await;
-        assert_eq!(status, 200, "{registered}");
-        let (status, setup) = self
-            .post(
-                "payments/stripe-setup-intent/create/",
-                json!({ "stripe_customer_id": customer }),
-            )
-            .await;
-        assert_eq!(status, 200, "{setup}");
-        let secret = setup["client_secret"].as_str().unwrap();
-        let seti = secret.split("_secret_").next().unwrap();
-        let (status, _) = stripe(
-            Method::POST,
-            &format!("setup_intents/{seti}/confirm"),
-            &[("payment_method", pm.as_str())],
-        )
-        .await;
-        (registered, status == 200)
+        support::add_card(self.stack, &self.me.access, number).await
     }
 
     async fn cards(&self) -> Vec<Value> {

@@ -167,7 +167,19 @@ pub fn sharing_price(
     request: &pb::CalculateSharingPriceRequest,
     pricing: &Pricing,
 ) -> Result<pb::Breakdown, PaymentsError> {
-    let authenticated = match request.copy_type.as_str() {
+    Ok(breakdown_pb(&sharing_breakdown(
+        pricing,
+        &request.copy_type,
+        request.recipients,
+    )?))
+}
+
+fn sharing_breakdown(
+    pricing: &Pricing,
+    copy_type: &str,
+    recipients: i32,
+) -> Result<Breakdown, PaymentsError> {
+    let authenticated = match copy_type {
         "authenticated" => true,
         "unauthenticated" => false,
         _ => {
@@ -177,15 +189,13 @@ pub fn sharing_price(
             ));
         }
     };
-    if !(1..=100).contains(&request.recipients) {
+    if !(1..=100).contains(&recipients) {
         return Err(PaymentsError::invalid(
             "recipients",
             "Choose 1 to 100 recipients.",
         ));
     }
-    Ok(breakdown_pb(
-        &pricing.sharing(authenticated, request.recipients)?,
-    ))
+    Ok(pricing.sharing(authenticated, recipients)?)
 }
 
 fn check_months(pricing: &Pricing, months: i32) -> Result<i32, PaymentsError> {
@@ -222,12 +232,6 @@ pub async fn pay(
     request: pb::PayRequest,
 ) -> Result<pb::PayResponse, PaymentsError> {
     let key = idempotency::parse_key(&request.idempotency_key)?.to_owned();
-    if request.kind != "storage_extension" {
-        return Err(PaymentsError::invalid(
-            "kind",
-            "Only storage extensions can be bought here.",
-        ));
-    }
     let by_wallet = match request.pay_with.as_str() {
         "wallet" => true,
         "card" => false,
@@ -238,9 +242,44 @@ pub async fn pay(
             ));
         }
     };
-    let months = check_months(pricing, request.months)?;
     let folder = request.folder.clone().ok_or(PaymentsError::NotFound)?;
     let folder_id = Uuid::parse_str(&folder.folder_id).map_err(|_| PaymentsError::NotFound)?;
+    let now = Utc::now();
+    let bought = match request.kind.as_str() {
+        "storage_extension" => {
+            let months = check_months(pricing, request.months)?;
+            let current = folder
+                .storage_expires_at
+                .as_ref()
+                .and_then(time::datetime)
+                .unwrap_or(now);
+            Bought::Extension {
+                months,
+                target: extended(current, now, months),
+            }
+        }
+        // Only the sharing service sets `share`: the gateway's pay route has no such field.
+        "sharing" => {
+            let share = request.share.clone().ok_or_else(|| {
+                PaymentsError::invalid("kind", "Only storage extensions can be bought here.")
+            })?;
+            let share_id = Uuid::parse_str(&share.share_id)
+                .map_err(|_| PaymentsError::invalid("share_id", "Unknown share."))?;
+            let breakdown = sharing_breakdown(pricing, &share.copy_type, share.recipients)?;
+            Bought::Share {
+                share_id,
+                authenticated: share.copy_type == "authenticated",
+                recipients: share.recipients,
+                breakdown,
+            }
+        }
+        _ => {
+            return Err(PaymentsError::invalid(
+                "kind",
+                "Only storage extensions can be bought here.",
+            ));
+        }
+    };
     // The key guards what the client asked for; the folder's size and date are what the gateway
     // read, and change once the purchase is made.
     let hash = idempotency::request_hash(
@@ -253,7 +292,6 @@ pub async fn pay(
             ..request.clone()
         },
     );
-    let now = Utc::now();
 
     let mut tx = pool.begin().await?;
     if let Some(answer) = idempotency::begin(&mut tx, user_id, &key, "pay", &hash).await? {
@@ -267,18 +305,33 @@ pub async fn pay(
     .await?
     .ok_or(PaymentsError::NoCustomer)?;
     let customer = customer.ok_or(PaymentsError::NoCustomer)?;
-    let current = folder
-        .storage_expires_at
-        .as_ref()
-        .and_then(time::datetime)
-        .unwrap_or(now);
-    let target = extended(current, now, months);
-    let breakdown = pricing.storage(StorageSize::measured(folder.used_bytes), months)?;
+    let (breakdown, description) = match &bought {
+        Bought::Extension { months, .. } => (
+            pricing.storage(StorageSize::measured(folder.used_bytes), *months)?,
+            format!(
+                "Storage extension by {months} month{}",
+                if *months == 1 { "" } else { "s" }
+            ),
+        ),
+        Bought::Share {
+            authenticated,
+            recipients,
+            breakdown,
+            ..
+        } => (
+            *breakdown,
+            format!(
+                "{} copies for {recipients} recipient{}",
+                if *authenticated {
+                    "Authenticated"
+                } else {
+                    "Unauthenticated"
+                },
+                if *recipients == 1 { "" } else { "s" }
+            ),
+        ),
+    };
     let purchase_id = Uuid::now_v7();
-    let description = format!(
-        "Storage extension by {months} month{}",
-        if months == 1 { "" } else { "s" }
-    );
 
     let (paid_from_wallet, charged_to_card, card_intent) = if by_wallet {
         let balance = wallet::lock(&mut tx, user_id).await?;
@@ -405,15 +458,22 @@ pub async fn pay(
     };
 
     let number = transaction_number(&mut tx).await?;
+    let (kind, months, target, share_id) = match &bought {
+        Bought::Extension { months, target } => {
+            ("storage_extension", Some(*months), Some(*target), None)
+        }
+        Bought::Share { share_id, .. } => ("sharing", None, None, Some(*share_id)),
+    };
     sqlx::query(
         "INSERT INTO purchases (id, user_id, transaction_number, kind, description, folder_id, months, \
             storage_expires_at, price_cents, service_fee_cents, processing_fee_cents, wallet_saving_cents, \
-            total_cents, wallet_total_cents, paid_from_wallet_cents, charged_to_card_cents, card_payment_intent_id) \
-         VALUES ($1, $2, $3, 'storage_extension', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+            total_cents, wallet_total_cents, paid_from_wallet_cents, charged_to_card_cents, card_payment_intent_id, share_id) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
     )
     .bind(purchase_id)
     .bind(user_id)
     .bind(&number)
+    .bind(kind)
     .bind(&description)
     .bind(folder_id)
     .bind(months)
@@ -427,18 +487,21 @@ pub async fn pay(
     .bind(paid_from_wallet)
     .bind(charged_to_card)
     .bind(card_intent)
+    .bind(share_id)
     .execute(&mut *tx)
     .await?;
-    outbox::enqueue(
-        &mut tx,
-        &StorageExtensionPaid {
-            purchase_id: purchase_id.to_string(),
-            folder_id: folder_id.to_string(),
-            owner_id: user_id.to_string(),
-            storage_expires_at: Some(time::timestamp(target)),
-        },
-    )
-    .await?;
+    if let Some(target) = target {
+        outbox::enqueue(
+            &mut tx,
+            &StorageExtensionPaid {
+                purchase_id: purchase_id.to_string(),
+                folder_id: folder_id.to_string(),
+                owner_id: user_id.to_string(),
+                storage_expires_at: Some(time::timestamp(target)),
+            },
+        )
+        .await?;
+    }
     let transaction = transaction(&mut tx, user_id, purchase_id).await?;
     let account = wallet::stored_account(&mut tx, user_id).await?;
     let answer = pb::PayResponse {
@@ -461,6 +524,20 @@ pub async fn pay(
         tracing::error!(error = ?err, "auto top-up after a purchase failed");
     }
     Ok(answer)
+}
+
+/// What a purchase buys.
+enum Bought {
+    Extension {
+        months: i32,
+        target: DateTime<Utc>,
+    },
+    Share {
+        share_id: Uuid,
+        authenticated: bool,
+        recipients: i32,
+        breakdown: Breakdown,
+    },
 }
 
 /// `EVD-` and the year's running number, e.g. `EVD-2026-000042`.

@@ -3,20 +3,14 @@
 //! and forgotten when it is purged.
 
 use async_trait::async_trait;
-use evidentia_common::{
-    consumer::{EventMeta, Handler},
-    errors::internal,
-    grpc::Caller,
+use evidentia_common::consumer::{EventMeta, Handler};
+use evidentia_proto::events::v1::{
+    AccountCreated, AccountDeleted, AccountPurged, AccountRecovered,
 };
-use evidentia_proto::{
-    events::v1::{AccountCreated, AccountDeleted, AccountPurged, AccountRecovered},
-    sharing::v1::{self as pb, sharing_service_server::SharingService as SharingRpc},
-};
-use sqlx::{PgConnection, PgPool};
-use tonic::{Request, Response, Status};
+use sqlx::PgConnection;
 use uuid::Uuid;
 
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     pub username: String,
     pub email: String,
@@ -38,10 +32,12 @@ impl Entry {
 }
 
 pub async fn find(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option<Entry>> {
-    sqlx::query_as(
-        "SELECT username, email, first_name, last_name FROM account_directory WHERE user_id = $1 AND deleted_at IS NULL",
+    sqlx::query_as!(
+        Entry,
+        "SELECT username, email, first_name, last_name FROM account_directory
+         WHERE user_id = $1 AND deleted_at IS NULL",
+        user_id
     )
-    .bind(user_id)
     .fetch_optional(conn)
     .await
 }
@@ -57,15 +53,15 @@ impl Handler<AccountCreated> for RecordOnSignUp {
         event: AccountCreated,
         _meta: &EventMeta,
     ) -> anyhow::Result<()> {
-        sqlx::query(
-            "INSERT INTO account_directory (user_id, username, email, first_name, last_name) VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT (user_id) DO NOTHING",
+        sqlx::query!(
+            "INSERT INTO account_directory (user_id, username, email, first_name, last_name)
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING",
+            Uuid::parse_str(&event.user_id)?,
+            event.username,
+            event.email,
+            event.first_name,
+            event.last_name
         )
-        .bind(Uuid::parse_str(&event.user_id)?)
-        .bind(&event.username)
-        .bind(&event.email)
-        .bind(&event.first_name)
-        .bind(&event.last_name)
         .execute(conn)
         .await?;
         Ok(())
@@ -77,11 +73,12 @@ impl Handler<AccountCreated> for RecordOnSignUp {
 pub struct FollowDeletion;
 
 async fn mark(conn: &mut PgConnection, user_id: &str, deleted: bool) -> anyhow::Result<()> {
-    sqlx::query(
-        "UPDATE account_directory SET deleted_at = CASE WHEN $2 THEN now() ELSE NULL END WHERE user_id = $1",
+    sqlx::query!(
+        "UPDATE account_directory SET deleted_at = CASE WHEN $2 THEN now() ELSE NULL END
+         WHERE user_id = $1",
+        Uuid::parse_str(user_id)?,
+        deleted
     )
-    .bind(Uuid::parse_str(user_id)?)
-    .bind(deleted)
     .execute(conn)
     .await?;
     Ok(())
@@ -119,34 +116,12 @@ impl Handler<AccountPurged> for FollowDeletion {
         event: AccountPurged,
         _meta: &EventMeta,
     ) -> anyhow::Result<()> {
-        sqlx::query("DELETE FROM account_directory WHERE user_id = $1")
-            .bind(Uuid::parse_str(&event.user_id)?)
-            .execute(conn)
-            .await?;
+        sqlx::query!(
+            "DELETE FROM account_directory WHERE user_id = $1",
+            Uuid::parse_str(&event.user_id)?
+        )
+        .execute(conn)
+        .await?;
         Ok(())
-    }
-}
-
-/// The gRPC surface: converts proto <-> domain, nothing else.
-pub struct SharingApi {
-    pub pool: PgPool,
-}
-
-#[tonic::async_trait]
-impl SharingRpc for SharingApi {
-    async fn get_sharer_identity(
-        &self,
-        request: Request<pb::GetSharerIdentityRequest>,
-    ) -> Result<Response<pb::SharerIdentity>, Status> {
-        let user_id = Caller::from_metadata(request.metadata()).require_user()?;
-        let mut conn = self.pool.acquire().await.map_err(|e| internal(&e.into()))?;
-        let entry = find(&mut conn, user_id)
-            .await
-            .map_err(|e| internal(&e.into()))?
-            .ok_or_else(|| Status::not_found("Account not found."))?;
-        Ok(Response::new(pb::SharerIdentity {
-            display_name: entry.display_name(),
-            email: entry.email,
-        }))
     }
 }

@@ -1,6 +1,6 @@
 //! The app: store, session restore, router, shell (snackbar, network banner, update prompt, idle session).
 import { Provider } from 'react-redux';
-import { createBrowserRouter, createRoutesFromElements, Navigate, Outlet, Route, RouterProvider } from 'react-router';
+import { createBrowserRouter, createRoutesFromElements, Navigate, Outlet, Route, RouterProvider, useMatches } from 'react-router';
 import { PersistGate } from 'redux-persist/integration/react';
 import { NetworkBanner } from '../components/NetworkBanner';
 import { Snackbar } from '../components/Snackbar';
@@ -50,24 +50,46 @@ import { PolicyPage } from '../features/info/routes/PolicyPage';
 import { TechSupportPage } from '../features/info/routes/TechSupportPage';
 import { TermsPage } from '../features/info/routes/TermsPage';
 import { WalkthroughPage } from '../features/info/routes/WalkthroughPage';
+import { FolderCustody } from '../features/sharing/components/FolderCustody';
+import { ChatPage, ChatsPage } from '../features/sharing/routes/ChatsPage';
+import { FolderShares } from '../features/sharing/components/FolderShares';
+import { GetAccessConfirmPage } from '../features/sharing/routes/GetAccessConfirmPage';
+import { GetAccessEmailPage } from '../features/sharing/routes/GetAccessEmailPage';
+import { AuthSharedFolderPage, UnauthSharedFolderPage } from '../features/sharing/routes/SharedFolderPage';
+import { ShareFilesPage } from '../features/sharing/routes/ShareFilesPage';
+import { ShareSuccessPage } from '../features/sharing/routes/ShareSuccessPage';
+import { TypeOfCopyPage } from '../features/sharing/routes/TypeOfCopyPage';
+import { VerifyPage } from '../features/sharing/routes/VerifyPage';
+import { WhoToShareWithPage } from '../features/sharing/routes/WhoToShareWithPage';
 import { HOME, START } from '../lib/routing/accessTable';
 import { IdleSession } from '../lib/session/idleSession';
 import { Guard } from './Guard';
 import { persistor, store } from './store';
 
-/** Banner, content container with the access guard, snackbar and update prompt around every screen. */
+/** A route's handle that renders its screen outside the main content container. */
+const UNCONTAINED = { uncontained: true } as const;
+
+const isUncontained = (handle: unknown) => Boolean(handle && typeof handle === 'object' && 'uncontained' in handle && handle.uncontained);
+
+/**
+ * Banner, content container with the access guard, snackbar and update prompt around every
+ * screen; a route whose handle is UNCONTAINED (the unauthenticated shared folder view, spec §2)
+ * gets no container.
+ */
 function Shell() {
+  const uncontained = useMatches().some((match) => isUncontained(match.handle));
+  const screen = (
+    <Guard>
+      <Outlet />
+    </Guard>
+  );
   return (
     <>
       <NetworkBanner />
-      <div className="container">
-        <Guard>
-          <Outlet />
-        </Guard>
-      </div>
+      {uncontained ? screen : <div className="container">{screen}</div>}
       <Snackbar />
       <UpdatePrompt />
-      {/* idle session (issue 5): refreshes the session when the user is idle */}
+      {/* idle session: refreshes the session when the user is idle */}
       <IdleSession />
     </>
   );
@@ -103,11 +125,12 @@ const router = createBrowserRouter(
       <Route path="/events-history" element={<EventsHistoryPage />} />
       {/* capture routes: /evidence */}
       <Route path="/evidence" element={<EvidencePage />} />
-      <Route path="/folder-view" element={<FolderViewPage />} />
+      {/* The folder's 'Shares' section and the files' custody log are sharing's, composed here. */}
+      <Route path="/folder-view" element={<FolderViewPage shares={FolderShares} custody={FolderCustody} />} />
       <Route path="/folder-map-view" element={<FolderMapPage />} />
       <Route path="/folders-map-view" element={<FoldersMapPage />} />
       <Route path="/delete-files/:folderId" element={<DeleteFilesPage />} />
-      <Route path="/proof-metadata-view/:folderId" element={<ProofMetadataPage />} />
+      <Route path="/proof-metadata-view/:folderId" element={<ProofMetadataPage custody={FolderCustody} />} />
       {/* files routes: /folder-view, /folder-map-view, /folders-map-view, /delete-files, /proof-metadata-view */}
       {/* rental routes: /vehicle-rental, /hotel-rental */}
       <Route path="/vehicle-rental" element={<RentalStartPage key="vehicle" kind="vehicle" />} />
@@ -142,6 +165,19 @@ const router = createBrowserRouter(
       <Route path="/deleting-of-evidentia-account" element={<DeletingAccountPage />} />
       <Route path="/deleting-my-account-reasons" element={<DeleteReasonsPage />} />
       <Route path="/deleting-my-account-confirm" element={<DeleteConfirmPage />} />
+      {/* sharing routes: /share-files, /type-of-copy, /who-you-want-to-share, /share-success, /get-access-email, /get-access-confirm, /auth-shared-folder, /unauth-shared-folder, /verify */}
+      <Route path="/share-files/:folderId" element={<ShareFilesPage />} />
+      <Route path="/type-of-copy/:folderId" element={<TypeOfCopyPage />} />
+      <Route path="/who-you-want-to-share/:folderId" element={<WhoToShareWithPage />} />
+      <Route path="/share-success" element={<ShareSuccessPage />} />
+      <Route path="/chats" element={<ChatsPage />} />
+      <Route path="/chats/:sharingId" element={<ChatPage />} />
+      <Route path="/get-access-email/:folderToken/email/:emailToken" element={<GetAccessEmailPage />} />
+      <Route path="/get-access-confirm" element={<GetAccessConfirmPage />} />
+      <Route path="/auth-shared-folder" element={<AuthSharedFolderPage />} />
+      <Route path="/unauth-shared-folder" element={<UnauthSharedFolderPage />} handle={UNCONTAINED} />
+      <Route path="/verify" element={<VerifyPage />} />
+      <Route path="/verify/:transactionNumber" element={<VerifyPage />} />
       <Route path="*" element={<Navigate to={START} replace />} />
     </Route>,
   ),

@@ -6,6 +6,7 @@ import { api } from '../lib/api/api';
 import { followTimeZoneSetting } from '../lib/format/timeZone';
 import { lastKnownSlice } from '../lib/offline/lastKnownSlice';
 import { loginInfoSlice, loggedOut } from '../lib/session/loginInfoSlice';
+import { mirrorSharingDraft, sharingDraftSlice } from '../lib/sharing/draft';
 import { snackbarSlice, uiSlice } from '../lib/ui/uiSlice';
 import { uploadSlice } from '../lib/upload/uploadSlice';
 
@@ -18,6 +19,8 @@ const reducer = combineReducers({
   upload: uploadSlice.reducer,
   // Persisted: My Files shows the last known folders offline.
   lastKnown: lastKnownSlice.reducer,
+  // Not persisted (spec §3); mirrored to sessionStorage so a reload keeps the share being made.
+  sharingDraft: sharingDraftSlice.reducer,
 });
 
 export const PERSIST_KEY = 'evidentia';
@@ -41,8 +44,9 @@ export function makeStore() {
 }
 
 export const store = makeStore();
-// account (issue 5): every date is shown in the zone chosen on /date-and-time (or the device's).
+// account: every date is shown in the zone chosen on /date-and-time (or the device's).
 followTimeZoneSetting(store);
+mirrorSharingDraft(store);
 export const persistor = persistStore(store);
 
 export type AppStore = typeof store;

@@ -72,28 +72,12 @@ from the address values without the chart seeing them.
 {{- end }}
 {{- end -}}
 
-{{/* Everything one gRPC service reads. Argument: dict "root" $ "component" name "settings" s. */}}
-{{- define "evidentia.env.grpc" -}}
-{{- $v := .root.Values -}}
-- name: GRPC_LISTEN_ADDR
-  value: {{ printf "0.0.0.0:%d" (int .settings.port) | quote }}
-{{ include "evidentia.secretEnv" (dict "name" "DATABASE_URL" "secret" $v.postgresql.existingSecret "key" (index $v.postgresql.keys .component)) }}
-{{ include "evidentia.env.amqp" .root | trim }}
-{{ include "evidentia.env.redis" .root | trim }}
-{{ include "evidentia.env.telemetry" . | trim }}
-{{- if eq .component "accounts" }}
+{{/* SMTP, the SMS provider and the public address of links in messages (accounts, sharing). Argument: $. */}}
+{{- define "evidentia.env.messages" -}}
+{{- $v := .Values -}}
 {{ include "evidentia.secretEnv" (dict "name" "SMTP_URL" "secret" $v.smtp.existingSecret "key" $v.smtp.urlKey) }}
 - name: MAIL_FROM
   value: {{ $v.smtp.mailFrom | quote }}
-- name: SUPPORT_EMAIL
-  value: {{ $v.smtp.supportEmail | quote }}
-{{ include "evidentia.secretEnv" (dict "name" "JWT_SECRET" "secret" $v.auth.existingSecret "key" $v.auth.jwtSecretKey) }}
-- name: ACCESS_TOKEN_TTL_SECONDS
-  value: {{ int64 $v.auth.accessTokenTtlSeconds | toString | quote }}
-- name: REFRESH_TOKEN_TTL_SECONDS
-  value: {{ int64 $v.auth.refreshTokenTtlSeconds | toString | quote }}
-- name: PASSWORD_TOKEN_TTL_SECONDS
-  value: {{ int64 $v.auth.passwordTokenTtlSeconds | toString | quote }}
 - name: PUBLIC_URL
   value: {{ $v.publicUrl | quote }}
 - name: SMS_PROVIDER
@@ -110,6 +94,41 @@ from the address values without the chart seeing them.
 - name: SMS_DIR
   value: /tmp/sms
 {{- end }}
+{{- end -}}
+
+{{/* The media bucket (evidence, and sharing's copies under their own prefix). Argument: $. */}}
+{{- define "evidentia.env.s3" -}}
+{{- $v := .Values -}}
+- name: S3_ENDPOINT
+  value: {{ $v.s3.endpoint | quote }}
+- name: S3_REGION
+  value: {{ $v.s3.region | quote }}
+- name: S3_BUCKET
+  value: {{ $v.s3.bucket | quote }}
+{{ include "evidentia.secretEnv" (dict "name" "S3_ACCESS_KEY_ID" "secret" $v.s3.existingSecret "key" $v.s3.accessKeyIdKey) }}
+{{ include "evidentia.secretEnv" (dict "name" "S3_SECRET_ACCESS_KEY" "secret" $v.s3.existingSecret "key" $v.s3.secretAccessKeyKey) }}
+{{- end -}}
+
+{{/* Everything one gRPC service reads. Argument: dict "root" $ "component" name "settings" s. */}}
+{{- define "evidentia.env.grpc" -}}
+{{- $v := .root.Values -}}
+- name: GRPC_LISTEN_ADDR
+  value: {{ printf "0.0.0.0:%d" (int .settings.port) | quote }}
+{{ include "evidentia.secretEnv" (dict "name" "DATABASE_URL" "secret" $v.postgresql.existingSecret "key" (index $v.postgresql.keys .component)) }}
+{{ include "evidentia.env.amqp" .root | trim }}
+{{ include "evidentia.env.redis" .root | trim }}
+{{ include "evidentia.env.telemetry" . | trim }}
+{{- if eq .component "accounts" }}
+{{ include "evidentia.env.messages" .root | trim }}
+- name: SUPPORT_EMAIL
+  value: {{ $v.smtp.supportEmail | quote }}
+{{ include "evidentia.secretEnv" (dict "name" "JWT_SECRET" "secret" $v.auth.existingSecret "key" $v.auth.jwtSecretKey) }}
+- name: ACCESS_TOKEN_TTL_SECONDS
+  value: {{ int64 $v.auth.accessTokenTtlSeconds | toString | quote }}
+- name: REFRESH_TOKEN_TTL_SECONDS
+  value: {{ int64 $v.auth.refreshTokenTtlSeconds | toString | quote }}
+- name: PASSWORD_TOKEN_TTL_SECONDS
+  value: {{ int64 $v.auth.passwordTokenTtlSeconds | toString | quote }}
 - name: ACCOUNT_RECOVERY_GRACE_SECONDS
   value: {{ int64 $v.accountPolicy.recoveryGraceSeconds | toString | quote }}
 - name: ACCOUNT_PURGE_INTERVAL_SECONDS
@@ -122,14 +141,19 @@ from the address values without the chart seeing them.
 - name: STRIPE_API_BASE
   value: {{ $v.stripe.apiBase | quote }}
 {{- else if eq .component "evidence" }}
-- name: S3_ENDPOINT
-  value: {{ $v.s3.endpoint | quote }}
-- name: S3_REGION
-  value: {{ $v.s3.region | quote }}
-- name: S3_BUCKET
-  value: {{ $v.s3.bucket | quote }}
-{{ include "evidentia.secretEnv" (dict "name" "S3_ACCESS_KEY_ID" "secret" $v.s3.existingSecret "key" $v.s3.accessKeyIdKey) }}
-{{ include "evidentia.secretEnv" (dict "name" "S3_SECRET_ACCESS_KEY" "secret" $v.s3.existingSecret "key" $v.s3.secretAccessKeyKey) }}
+{{ include "evidentia.env.s3" .root | trim }}
+{{- else if eq .component "sharing" }}
+{{ include "evidentia.env.messages" .root | trim }}
+{{ include "evidentia.env.s3" .root | trim }}
+{{ include "evidentia.secretEnv" (dict "name" "SHARING_LINK_SECRET" "secret" $v.auth.existingSecret "key" $v.auth.sharingLinkSecretKey) }}
+- name: EVIDENCE_GRPC_URL
+  value: {{ printf "http://%s:%d" (include "evidentia.componentName" (dict "root" .root "component" "evidence")) (int $v.services.evidence.port) | quote }}
+- name: PAYMENTS_GRPC_URL
+  value: {{ printf "http://%s:%d" (include "evidentia.componentName" (dict "root" .root "component" "payments")) (int $v.services.payments.port) | quote }}
+- name: SHARING_WORK_DIR
+  value: /tmp/sharing
+- name: SHARING_FFMPEG
+  value: /usr/bin/ffmpeg
 {{- end }}
 {{- range $name, $value := .settings.env }}
 - name: {{ $name }}

@@ -186,7 +186,7 @@ spec:
       volumes:
         - name: tmp
           emptyDir:
-            sizeLimit: 64Mi
+            sizeLimit: {{ (default "64Mi" $s.tmpSizeLimit) | quote }}
         {{- if eq $kind "envoy" }}
         - name: envoy-config
           configMap:

@@ -1,6 +1,7 @@
 //! The REST surface under `/api/`: one module per area of spec §7.
 
 pub mod accounts;
+pub mod chat;
 pub mod evidence;
 pub mod health;
 pub mod organizations;
@@ -8,6 +9,7 @@ pub mod payments;
 pub mod profile;
 pub mod recovery;
 pub mod referrals;
+pub mod sharing;
 pub mod support;
 
 use std::sync::Arc;
@@ -68,6 +70,8 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(evidence::routes())
         .merge(payments::routes())
         .merge(referrals::routes())
+        .merge(sharing::routes())
+        .merge(chat::routes())
         .merge(support::routes())
 }
 

@@ -645,6 +645,7 @@ async fn pay(
             months: body.months,
             pay_with: body.pay_with,
             idempotency_key: key,
+            share: None,
         }))
         .await?
         .into_inner();

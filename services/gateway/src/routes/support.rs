@@ -1,4 +1,4 @@
-//! `support/...`: the contact-us form (issue 5; spec §2 lists the screen, not the call). Open to
+//! `support/...`: the contact-us form (spec §2 lists the screen, not the call). Open to
 //! anyone; the accounts service mails the message to support and limits it per client address.
 
 use axum::{Json, extract::State, http::StatusCode};

@@ -4,6 +4,7 @@
 #![allow(dead_code, reason = "each test binary uses part of the support")]
 #![allow(
     clippy::expect_used,
+    clippy::unwrap_used,
     reason = "test support: a failed setup should stop the test"
 )]
 
@@ -14,7 +15,9 @@ use evidentia_common::{
     service::{Service, test_config},
     testing,
 };
+use reqwest::Method;
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -103,7 +106,7 @@ impl Stack {
         // The ceiling on all messages is shared by every test run on this Redis.
         accounts_config.limits.code_sends_total = u32::MAX;
         accounts_config.limits.contact_messages_per_hour = 1000;
-        accounts_config.sms = accounts::config::SmsConfig::Files {
+        accounts_config.sms = evidentia_common::sms::SmsConfig::Files {
             dir: sms_dir().display().to_string(),
         };
         accounts_config.purge_interval_seconds = 1;
@@ -134,6 +137,17 @@ impl Stack {
         let mut sharing_config =
             <sharing::SharingService as Service>::config().expect("sharing config");
         sharing_config.service = service_config("sharing", &amqp).await;
+        sharing_config.evidence_url = format!("http://{evidence_addr}");
+        sharing_config.payments_url = format!("http://{payments_addr}");
+        sharing_config.sms = evidentia_common::sms::SmsConfig::Files {
+            dir: sms_dir().display().to_string(),
+        };
+        // Every test of a run is one client address.
+        sharing_config.settings.code_sends_per_client = 100_000;
+        sharing_config.settings.verifications_per_client = 100_000;
+        // A reader counts as away after two seconds, so the chat notice comes within a test.
+        sharing_config.settings.chat_away_after = Duration::from_secs(2);
+        sharing_config.settings.chat_notify_every = Duration::from_millis(500);
         let sharing_db = sharing_config.service.database_url.clone();
         let (sharing_listener, sharing_addr) = listener().await;
         spawn::<sharing::SharingService>(sharing_config, sharing_listener, &shutdown);
@@ -321,7 +335,7 @@ async fn read(response: reqwest::Response) -> (u16, Value) {
     (status, value)
 }
 
-fn mail_dir() -> PathBuf {
+pub fn mail_dir() -> PathBuf {
     std::env::var("MAIL_DIR").map_or_else(
         |_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.dev/mail"),
         PathBuf::from,
@@ -403,4 +417,315 @@ pub async fn read_message(to: &str, needle: &str, seen: &[String]) -> String {
 pub fn code_in(message: &str) -> String {
     let at = message.find("confirmation code is ").expect("a code") + "confirmation code is ".len();
     message[at..at + 6].to_owned()
+}
+
+pub const STRIPE: &str = "http://127.0.0.1:8420";
+pub const OK_CARD: &str = "4242424242424242";
+pub const DECLINED_CARD: &str = "4000000000000002";
+pub const DECLINED_OFF_SESSION: &str = "4000000000000341";
+
+pub async fn stripe(method: Method, path: &str, form: &[(&str, &str)]) -> (u16, Value) {
+    let response = reqwest::Client::new()
+        .request(method, format!("{STRIPE}/v1/{path}"))
+        .basic_auth("sk_test_local", Some(""))
+        .form(form)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// A card the browser would create with Stripe.js.
+pub async fn payment_method(number: &str) -> String {
+    let (status, pm) = stripe(
+        Method::POST,
+        "payment_methods",
+        &[
+            ("type", "card"),
+            ("card[number]", number),
+            ("card[exp_month]", "12"),
+            ("card[exp_year]", "2030"),
+            ("card[cvc]", "123"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{pm}");
+    pm["id"].as_str().unwrap().to_owned()
+}
+
+/// Steps 3 to 6 of the add-card flow (spec §4) for the user of `access`: answers the
+/// registration and whether the browser's confirmation succeeded.
+pub async fn add_card(stack: &Stack, access: &str, number: &str) -> (Value, bool) {
+    let (status, body) = stack
+        .post_auth("payments/stripe-customer/create/", access, json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let customer = body["stripe_customer_id"].as_str().unwrap().to_owned();
+    let pm = payment_method(number).await;
+    let (status, registered) = stack
+        .post_auth(
+            "payments/payment-method/register/",
+            access,
+            json!({ "payment_method_id": pm }),
+        )
+        .await;
+    assert_eq!(status, 200, "{registered}");
+    let (status, setup) = stack
+        .post_auth(
+            "payments/stripe-setup-intent/create/",
+            access,
+            json!({ "stripe_customer_id": customer }),
+        )
+        .await;
+    assert_eq!(status, 200, "{setup}");
+    let secret = setup["client_secret"].as_str().unwrap();
+    let seti = secret.split("_secret_").next().unwrap();
+    let (status, _) = stripe(
+        reqwest::Method::POST,
+        &format!("setup_intents/{seti}/confirm"),
+        &[("payment_method", pm.as_str())],
+    )
+    .await;
+    (registered, status == 200)
+}
+
+pub fn sha256(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+pub async fn folder(stack: &Stack, access: &str, name: &str) -> String {
+    let (status, folder) = stack
+        .post_auth("evidence/folders/create/", access, json!({ "name": name }))
+        .await;
+    assert_eq!(status, 201, "{folder}");
+    folder["id"].as_str().expect("id").to_owned()
+}
+
+/// Posts the file with the presigned POST's fields, as a browser form would.
+pub async fn post_form(upload: &Value, bytes: Vec<u8>, mime: &str) -> reqwest::StatusCode {
+    let mut form = reqwest::multipart::Form::new();
+    for (key, value) in upload["fields"].as_object().expect("fields") {
+        form = form.text(key.clone(), value.as_str().expect("field").to_owned());
+    }
+    let part = reqwest::multipart::Part::bytes(bytes)
+        .file_name("capture")
+        .mime_str(mime)
+        .expect("mime");
+    form = form.part("file", part);
+    reqwest::Client::new()
+        .post(upload["url"].as_str().expect("url"))
+        .multipart(form)
+        .send()
+        .await
+        .expect("post to S3")
+        .status()
+}
+
+pub async fn status_of(stack: &Stack, access: &str, item: &str, want: &str) -> Value {
+    testing::eventually(
+        &format!("item status {want}"),
+        Duration::from_secs(20),
+        || async {
+            let (_, item) = stack
+                .get_auth(&format!("evidence/items/{item}/"), access)
+                .await;
+            (item["status"] == want).then_some(item)
+        },
+    )
+    .await
+}
+
+/// The fields of `item` JSON for a capture of `bytes`, plus `extra`.
+pub fn capture(bytes: &[u8], mime: &str, extra: Value) -> Value {
+    let mut body = json!({
+        "name": "Front left",
+        "media_type": mime.split('/').next().expect("media"),
+        "mime_type": mime,
+        "file_size": bytes.len(),
+        "sha256": sha256(bytes),
+    });
+    for (key, value) in extra.as_object().expect("object") {
+        body[key] = value.clone();
+    }
+    body
+}
+
+pub fn jpeg(width: u32, height: u32, blue: u8) -> Vec<u8> {
+    let photo = image::RgbImage::from_fn(width, height, |x, y| {
+        image::Rgb([(x % 256) as u8, (y % 256) as u8, blue])
+    });
+    let mut out = std::io::Cursor::new(Vec::new());
+    photo
+        .write_to(&mut out, image::ImageFormat::Jpeg)
+        .expect("encode");
+    out.into_inner()
+}
+
+/// Uploads `bytes` with the answer of a create or retake, finishes, and waits for `verified`.
+pub async fn upload_and_verify(
+    stack: &Stack,
+    access: &str,
+    created: &Value,
+    bytes: Vec<u8>,
+) -> Value {
+    let item = created["item"]["id"].as_str().expect("id").to_owned();
+    let mime = created["item"]["mime_type"]
+        .as_str()
+        .expect("mime")
+        .to_owned();
+    assert!(
+        post_form(&created["upload"], bytes, &mime)
+            .await
+            .is_success()
+    );
+    let (status, finished) = stack
+        .post_auth(
+            &format!("evidence/items/{item}/upload/finish/"),
+            access,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{finished}");
+    status_of(stack, access, &item, "verified").await
+}
+
+pub async fn fetch(url: &Value) -> (u16, Vec<u8>) {
+    let response = reqwest::get(url.as_str().expect("url")).await.expect("get");
+    let status = response.status().as_u16();
+    (status, response.bytes().await.expect("body").to_vec())
+}
+
+/// A real one-second MPEG-4 video made by ffmpeg's test source.
+pub fn test_video() -> Vec<u8> {
+    let path = std::env::temp_dir().join(format!("clip-{}.mp4", uuid::Uuid::new_v4()));
+    let made = std::process::Command::new("ffmpeg")
+        .args(["-hide_banner", "-loglevel", "error", "-f", "lavfi"])
+        .args(["-i", "testsrc=size=640x360:rate=10", "-t", "1"])
+        .args([
+            "-pix_fmt",
+            "yuv420p",
+            "-c:v",
+            "mpeg4",
+            "-movflags",
+            "+faststart",
+        ])
+        .arg(&path)
+        .status()
+        .expect("ffmpeg is installed (deploy/local/apt-packages.txt)");
+    assert!(made.success());
+    let bytes = std::fs::read(&path).expect("video");
+    std::fs::remove_file(&path).expect("remove");
+    bytes
+}
+
+// --- sharing: a share bought, and a recipient's way in ---
+
+pub async fn upload(
+    stack: &Stack,
+    access: &str,
+    folder: &str,
+    bytes: Vec<u8>,
+    mime: &str,
+) -> Value {
+    let (status, created) = stack
+        .post_auth(
+            &format!("evidence/folders/{folder}/items/create/"),
+            access,
+            capture(
+                &bytes,
+                mime,
+                json!({ "captured_at": "2026-01-15T10:00:00Z", "latitude": 52.37, "longitude": 4.89 }),
+            ),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    upload_and_verify(stack, access, &created, bytes).await
+}
+
+pub async fn with_default_card(stack: &Stack, user: &SignedUp, number: &str) {
+    let (registered, confirmed) = add_card(stack, &user.access, number).await;
+    assert!(confirmed, "{registered}");
+    let (status, cards) = stack
+        .get_auth("payments/payment-methods/get/", &user.access)
+        .await;
+    assert_eq!(status, 200, "{cards}");
+    let id = cards["payment_methods"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = stack
+        .post_auth(
+            "payments/payment-method/set-default/",
+            &user.access,
+            json!({ "payment_method_id": id }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+}
+
+pub async fn share(
+    stack: &Stack,
+    access: &str,
+    folder: &str,
+    key: &str,
+    body: &Value,
+) -> (u16, Value) {
+    let response = stack
+        .http
+        .post(stack.url(&format!("sharing/folder/{folder}/share/")))
+        .bearer_auth(access)
+        .header("Idempotency-Key", key)
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+pub async fn with_token(stack: &Stack, path: &str, token: &str) -> (u16, Value) {
+    let response = stack
+        .http
+        .get(stack.url(path))
+        .header("X-Folder-Token", token)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// The recipient's link (`t1`, `t2`) from the message the share sent them.
+pub async fn link_to(to: &str) -> (String, String) {
+    let message = read_message(to, "get-access-email/", &[]).await;
+    let at = message.find("get-access-email/").unwrap() + "get-access-email/".len();
+    let rest: String = message[at..]
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+    let parts: Vec<&str> = rest.split('/').collect();
+    assert_eq!(parts[1], "email", "{rest}");
+    (parts[0].to_owned(), parts[2].to_owned())
+}
+
+/// Sends a code to the recipient and reads it from their mailbox.
+pub async fn code_for(
+    stack: &Stack,
+    to: &str,
+    t1: &str,
+    t2: &str,
+    seen: &[String],
+) -> (String, String, String) {
+    let (status, sent) = stack
+        .post("sharing/code/send/", json!({ "t1": t1, "t2": t2 }))
+        .await;
+    assert_eq!(status, 200, "{sent}");
+    let message = read_message(to, "access code is ", seen).await;
+    let at = message.find("access code is ").unwrap() + "access code is ".len();
+    (
+        sent["code_id"].as_str().unwrap().to_owned(),
+        message[at..at + 6].to_owned(),
+        message,
+    )
 }

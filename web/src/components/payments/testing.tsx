@@ -1,6 +1,6 @@
-//! Test helpers of the payments screens: a store with the real API, ui and snackbar slices; a
-//! fetch answered from a table of routes that records each call with its body and headers; a
-//! memory router around the screen under test.
+//! Test helpers of the payments screens: a store with the real API, ui, snackbar and sharing
+//! draft slices; a fetch answered from a table of routes that records each call with its query,
+//! body and headers; a memory router around the screen under test.
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { render } from '@testing-library/react';
 import { Provider } from 'react-redux';
@@ -8,6 +8,7 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import { vi } from 'vitest';
 import { api } from '../../lib/api/api';
 import { loginInfoSlice, tokensReceived } from '../../lib/session/loginInfoSlice';
+import { sharingDraftSlice } from '../../lib/sharing/draft';
 import { snackbarSlice, uiSlice } from '../../lib/ui/uiSlice';
 
 export function makePaymentsStore() {
@@ -17,6 +18,7 @@ export function makePaymentsStore() {
       loginInfo: loginInfoSlice.reducer,
       ui: uiSlice.reducer,
       snackbar: snackbarSlice.reducer,
+      sharingDraft: sharingDraftSlice.reducer,
     }),
     middleware: (getDefault) => getDefault({ serializableCheck: false }).concat(api.middleware),
   });
@@ -28,8 +30,13 @@ export type PaymentsStore = ReturnType<typeof makePaymentsStore>;
 export interface ApiCall {
   method: string;
   path: string;
+  /** The query string, with its '?' ('' without one). */
+  search: string;
   body: unknown;
+  /** The request body as sent. */
+  text: string;
   idempotencyKey: string | null;
+  headers: Headers;
 }
 
 export interface Answer {
@@ -58,7 +65,10 @@ export function serve(routes: Record<string, Route>) {
         path: url.pathname.replace(/^\/api\//, ''),
         body: text ? (JSON.parse(text) as unknown) : undefined,
         idempotencyKey: request.headers.get('Idempotency-Key'),
-      };
+      } as ApiCall;
+      // Beside the four fields that tests compare whole (toEqual): not enumerable, so those
+      // comparisons still see only the four.
+      Object.defineProperties(call, { search: { value: url.search }, text: { value: text }, headers: { value: request.headers } });
       calls.push(call);
       const route = routes[`${call.method} ${call.path}`];
       if (route === undefined) return Response.json({ errors: [{ message: 'Not found.', code: 'not_found' }] }, { status: 404 });

@@ -8,3 +8,4 @@ export const folderMapUrl = (folderId: string) => `/folder-map-view?folderId=${q
 export const proofMetadataUrl = (folderId: string) => `/proof-metadata-view/${q(folderId)}`;
 export const deleteFilesUrl = (folderId: string) => `/delete-files/${q(folderId)}`;
 export const extendStorageDateUrl = (folderId: string) => `/extend-storage-date/${q(folderId)}`;
+export const shareFilesUrl = (folderId: string) => `/share-files/${q(folderId)}`;

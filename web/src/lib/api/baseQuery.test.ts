@@ -125,6 +125,19 @@ describe('base query', () => {
     expect(seen.filter((s) => s.path === '/api/a/')).toHaveLength(1);
   });
 
+  it('answers a 401 refusing a shared folder token as it is: no refresh, the session stays', async () => {
+    const refused = json(401, { errors: [{ message: 'Your access has ended. Open the link from your message again.', code: 'folder_token_invalid' }] });
+    const fetchMock = vi.fn(async () => Promise.resolve(refused.clone()));
+    vi.stubGlobal('fetch', fetchMock);
+    const store = makeStore();
+
+    const result = await call(store, 'sharing/view/');
+
+    expect(result.error?.status).toBe(401);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(store.getState().loginInfo).toMatchObject({ accessToken: 'expired', refreshToken: 'r1' });
+  });
+
   it('converts response keys to camelCase', async () => {
     const { fetchMock } = gateway({ refreshSucceeds: true });
     vi.stubGlobal('fetch', fetchMock);

@@ -1,7 +1,8 @@
 //! The base query of the one RTK Query API: bearer token, camelCase responses, a single token
 //! refresh on 401 behind a mutex while other requests wait (spec §4 "Session", §9: 500 ms retry
 //! wait), log-out when the refresh fails, and the generic message for any 5xx (spec §8). The same
-//! refresh serves the idle action (`refreshSession`).
+//! refresh serves the idle action (`refreshSession`). A 401 about a shared folder's access token
+//! (`folder_token_invalid`) is not about the session: it is answered as it is.
 import { Mutex } from 'async-mutex';
 import {
   fetchBaseQuery,
@@ -13,7 +14,7 @@ import {
 import { camelize } from '../case';
 import { loggedOut, tokensReceived, type LoginInfo } from '../session/loginInfoSlice';
 import { showSnackbar } from '../ui/uiSlice';
-import { SERVER_ERROR_MESSAGE } from './errors';
+import { FOLDER_TOKEN_INVALID, hasErrorCode, SERVER_ERROR_MESSAGE } from './errors';
 
 export const REFRESH_RETRY_WAIT_MS = 500;
 export const REFRESH_PATH = 'accounts/token/refresh/';
@@ -36,6 +37,9 @@ const accessToken = (api: BaseQueryApi) => (api.getState() as { loginInfo: Login
 function isRefresh(args: string | FetchArgs): boolean {
   return (typeof args === 'string' ? args : args.url) === REFRESH_PATH;
 }
+
+/** True for a 401 that refuses a shared folder's token, which a new session token would not change. */
+const refusesFolderToken = (error: FetchBaseQueryError) => hasErrorCode(error, FOLDER_TOKEN_INVALID);
 
 type ExtraOptions = Parameters<typeof rawBaseQuery>[2];
 
@@ -77,7 +81,7 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryE
   await mutex.waitForUnlock();
   const sentWith = accessToken(api);
   let result = await rawBaseQuery(args, api, extra);
-  if (result.error?.status === 401 && !isRefresh(args)) {
+  if (result.error?.status === 401 && !isRefresh(args) && !refusesFolderToken(result.error)) {
     if (!mutex.isLocked()) {
       const release = await mutex.acquire();
       try {

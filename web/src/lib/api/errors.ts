@@ -4,6 +4,9 @@ import type { SerializedError } from '@reduxjs/toolkit';
 
 export const SERVER_ERROR_MESSAGE = 'An error occurred. Please try again later.';
 
+/** The code of a 401 refusing a shared folder's access token (header X-Folder-Token or a public link). */
+export const FOLDER_TOKEN_INVALID = 'folder_token_invalid';
+
 interface ErrorItem {
   message: string;
   code?: string;
@@ -21,6 +24,11 @@ function items(error: unknown): ErrorItem[] {
 /** The first server error message, or `fallback`. */
 export function firstErrorMessage(error: FetchBaseQueryError | SerializedError | undefined | unknown, fallback: string): string {
   return items(error)[0]?.message ?? fallback;
+}
+
+/** True when one of the server's errors has `code`. */
+export function hasErrorCode(error: unknown, code: string): boolean {
+  return items(error).some((item) => item.code === code);
 }
 
 /** Field errors by field name (the first message of each field). */

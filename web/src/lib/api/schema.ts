@@ -1231,6 +1231,334 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sharing/code/send/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a 6-digit code to the address the share was sent to (the link alone opens nothing). */
+        post: operations["send_access_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/code/{code_id}/check/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks the code: single use, 10 minutes, 5 tries. Answers the access token. */
+        post: operations["check_access_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/copies/{copy_id}/events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A recipient opened or downloaded a copy (the file's custody log says so). */
+        post: operations["copy_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/folder/{folder_id}/authenticate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks the folder's custody: walks each file's hash chain and names the first entry that
+         *     does not hold.
+         */
+        post: operations["authenticate_folder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/folder/{folder_id}/contents/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every file of the folder with its sharing counters and its custody log. */
+        get: operations["folder_contents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/folder/{folder_id}/details/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The folder's shares, newest first, with each recipient's state (the owner's controls). */
+        get: operations["folder_details"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/folder/{folder_id}/share/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buys and sends a share of the folder (or of chosen files) as authenticated or
+         *     unauthenticated copies: paid like a storage extension (wallet first, or the default card,
+         *     with the same Idempotency-Key rules; a declined card is 402 and creates nothing).
+         */
+        post: operations["share_folder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/shared/{sharing_id}/chat/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The conversation of a share: its owner signed in, or a recipient with `X-Folder-Token`
+         *     (which wins when both come). Reading marks what it returns as read.
+         */
+        get: operations["get_chat"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/shared/{sharing_id}/chat/archive/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The owner takes the conversation off their list (until a newer message arrives); the
+         *     recipients' side is unchanged.
+         */
+        post: operations["archive_chat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/shared/{sharing_id}/chat/messages/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The owner writes in the conversation of their share. */
+        post: operations["post_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/shared/{sharing_id}/chat/messages/anonymous/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recipient, not signed in, writes with the access token their code gave them. Limited per
+         *     token (20 a minute by default).
+         */
+        post: operations["post_message_anonymous"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/shares/{share_id}/revoke/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revokes a share: its recipients' access ends at once and its copies are deleted. */
+        post: operations["revoke_share"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/sharing-with-chats/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's shares that have a conversation (not archived, or with news since), newest
+         *     first, with unread counts; at most 100.
+         */
+        get: operations["list_chats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/url/create/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The public link of an unauthenticated share, turned on or off: whoever holds it sees the
+         *     share's unauthenticated copies while it is on.
+         */
+        post: operations["create_url"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/verify/file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether a file (by its SHA-256) is byte-identical to a copy we issued, and what for. */
+        post: operations["verify_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/verify/{transaction_number}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a transaction number stands for (open to anyone; limited per client). */
+        get: operations["verify_number"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/view/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Unauthenticated copies: by a public link (`?link=`), or the recipient's access token. */
+        get: operations["view_unauthenticated"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/view/authenticated/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The recipient's authenticated copies (the access token in `X-Folder-Token`). */
+        get: operations["view_authenticated"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/support/contact/": {
         parameters: {
             query?: never;
@@ -1253,6 +1581,12 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Accepted: Record<string, never>;
+        AccessGranted: {
+            /** @description Send it as `X-Folder-Token` (spec §3 loginInfo.accessFolderToken). */
+            access_folder_token: string;
+            copy_type: components["schemas"]["CopyType"];
+            expires_at?: string | null;
+        };
         ActionLog: {
             action: string;
             /** @description RFC 3339. */
@@ -1287,6 +1621,10 @@ export interface components {
             province: string;
             street: string;
             zip_code: string;
+        };
+        ArchiveRequest: {
+            /** @description Must be true: the screen asked first. */
+            confirm: boolean;
         };
         AvailabilityRequest: {
             email?: string | null;
@@ -1335,6 +1673,59 @@ export interface components {
          * @enum {string}
          */
         Channel: "email" | "sms";
+        Chat: {
+            folder_name: string;
+            /**
+             * Format: int64
+             * @description The conversation's last number.
+             */
+            last_seq: number;
+            /**
+             * @description Up to 200 messages after `after`, oldest first; when `last_seq` is beyond the last of
+             *     them, ask again.
+             */
+            messages: components["schemas"]["ChatMessage"][];
+            /** @description The share was revoked: the conversation can be read, not added to. */
+            read_only: boolean;
+            sharing_id: string;
+        };
+        ChatMessage: {
+            /** @description The owner's name, or a recipient's masked address. */
+            author_name: string;
+            client_message_id: string;
+            /** @description Plain text, as written. */
+            content: string;
+            created_at?: string | null;
+            from_owner: boolean;
+            id: string;
+            /** @description Written by the caller. */
+            mine: boolean;
+            /**
+             * Format: int64
+             * @description The message's number in its conversation: ask for what came after the last one you have.
+             */
+            seq: number;
+        };
+        ChatSummary: {
+            folder_id: string;
+            folder_name: string;
+            last_author_name: string;
+            last_content: string;
+            last_message_at?: string | null;
+            /** Format: int64 */
+            last_seq: number;
+            revoked: boolean;
+            sharing_id: string;
+            /**
+             * Format: int64
+             * @description Messages from the recipients the owner has not read.
+             */
+            unread: number;
+        };
+        CheckCodeRequest: {
+            /** @description Six digits (spec §3 "Confirmation code"). */
+            confirmation_code: string;
+        };
         /** @enum {string} */
         CodePurpose: "sign_up" | "password_reset";
         /** @description A code went to the new address; the change waits for it. */
@@ -1357,6 +1748,12 @@ export interface components {
             /** @description Spec §5 Short text: 3 to 30 characters. */
             subject: string;
         };
+        CopyEventRequest: {
+            /** @description `viewed` or `downloaded`. */
+            kind: string;
+        };
+        /** @enum {string} */
+        CopyType: "authenticated" | "unauthenticated";
         CreateAccountRequest: {
             email: string;
             first_name?: string;
@@ -1374,9 +1771,28 @@ export interface components {
             /** @description A saved card's id: `pm_` then letters and digits. */
             payment_method_id: string;
         };
+        CreateUrlRequest: {
+            share_id: string;
+        };
         CreatedItem: {
             item: components["schemas"]["Item"];
             upload?: null | components["schemas"]["Upload"];
+        };
+        CustodyCheck: {
+            items: components["schemas"]["ItemCheck"][];
+        };
+        CustodyEntry: {
+            at?: string | null;
+            detail: string;
+            hash: string;
+            /**
+             * @description `captured`, `uploaded`, `verified`, `shared`, `copy_generated`, `code_sent`,
+             *     `code_checked`, `viewed`, `downloaded` or `revoked`.
+             */
+            kind: string;
+            prev_hash: string;
+            /** Format: int64 */
+            seq: number;
         };
         CustomerName: {
             first_name: string;
@@ -1440,8 +1856,15 @@ export interface components {
              */
             used_bytes: number;
         };
+        FolderContents: {
+            items: components["schemas"]["ItemCustody"][];
+        };
         FolderList: {
             folders: components["schemas"]["Folder"][];
+        };
+        FolderShares: {
+            folder_id: string;
+            shares: components["schemas"]["Share"][];
         };
         Health: {
             /** @description Services that are not serving. */
@@ -1547,6 +1970,29 @@ export interface components {
             uploaded_at?: string | null;
             verified_at?: string | null;
         };
+        ItemCheck: {
+            /** Format: int32 */
+            entries: number;
+            first_broken?: null | components["schemas"]["CustodyEntry"];
+            intact: boolean;
+            item_id: string;
+        };
+        ItemCustody: {
+            custody: components["schemas"]["CustodyEntry"][];
+            item_id: string;
+            media_type: string;
+            name: string;
+            /**
+             * Format: int32
+             * @description Recipients the file was sent to (spec §3 sharedCounter).
+             */
+            shared_counter: number;
+            /**
+             * Format: int32
+             * @description Of those, the ones whose share is not revoked (spec §3 sharingAvailableCounter).
+             */
+            sharing_available_counter: number;
+        };
         ItemList: {
             items: components["schemas"]["Item"][];
         };
@@ -1565,6 +2011,15 @@ export interface components {
             password: string;
             /** @description A username or an e-mail address. */
             username: string;
+        };
+        MessageRequest: {
+            /**
+             * @description The sender's id for this message: sending again with the same id returns the message
+             *     the first send made. Without it, every call is a new message.
+             */
+            client_message_id?: string | null;
+            /** @description Plain text, 1 to 2,000 characters. */
+            content: string;
         };
         /** @description One money movement (the transaction-info list). */
         MoneyMovement: {
@@ -1843,6 +2298,15 @@ export interface components {
              */
             amount: number;
         };
+        PublicLink: {
+            active: boolean;
+            url: string;
+        };
+        /** @description One recipient: an e-mail address or a phone number. */
+        RecipientInput: {
+            email?: string | null;
+            phone_number?: null | components["schemas"]["PhoneNumber"];
+        };
         RecoverAccountRequest: {
             password: string;
             /** @description A username or an e-mail. */
@@ -1948,6 +2412,71 @@ export interface components {
         SetupIntentRequest: {
             /** @description The user's Stripe customer: `cus_` then letters and digits. */
             stripe_customer_id: string;
+        };
+        Share: {
+            copy_type: components["schemas"]["CopyType"];
+            created_at?: string | null;
+            folder_id: string;
+            id: string;
+            /** Format: int32 */
+            item_count: number;
+            /** @description The purchase's number (transaction info). */
+            payment_transaction_number: string;
+            public_link?: null | components["schemas"]["PublicLink"];
+            recipients: components["schemas"]["ShareRecipient"][];
+            revoked_at?: string | null;
+        };
+        ShareCreated: {
+            share: components["schemas"]["Share"];
+            stored_account: components["schemas"]["StoredAccount"];
+            transaction: components["schemas"]["Transaction"];
+        };
+        ShareRecipient: {
+            /** @description `email` or `sms`. */
+            channel: string;
+            /** Format: int32 */
+            copies_ready: number;
+            /** Format: int32 */
+            copies_total: number;
+            id: string;
+            /** @description The full address (the owner sees it). */
+            sent_to: string;
+            /** @description `sent`, `opened` (a code was asked for) or `code_checked`. */
+            state: string;
+            /** @description On this recipient's copies, e.g. `EVD-7K3Q-9XTM`. */
+            transaction_number: string;
+        };
+        ShareRequest: {
+            copy_type: components["schemas"]["CopyType"];
+            /** @description The files to share; empty or absent: the whole folder. */
+            item_ids?: string[];
+            /** @description `wallet` or `card`. */
+            pay_with: string;
+            recipients: components["schemas"]["RecipientInput"][];
+        };
+        SharedCopy: {
+            download_url?: string | null;
+            /** Format: double */
+            duration?: number | null;
+            id: string;
+            /** @description `image`, `video` or `audio`. */
+            media_type: string;
+            name: string;
+            sha256?: string | null;
+            /** Format: int64 */
+            size_bytes?: number | null;
+            /** @description `preparing`, `ready`, `failed` or `expired`. */
+            state: string;
+            /** @description A short-lived link to the copy (never the original), once ready. */
+            url?: string | null;
+        };
+        SharedFolder: {
+            copy_type: components["schemas"]["CopyType"];
+            folder_name: string;
+            items: components["schemas"]["SharedCopy"][];
+            /** @description The share these copies belong to (its conversation: `sharing/shared/{sharing_id}/chat/`). */
+            sharing_id: string;
+            watermark: components["schemas"]["Watermark"];
         };
         SharingPriceRequest: {
             /** @description `authenticated` or `unauthenticated`. */
@@ -2107,6 +2636,36 @@ export interface components {
          * @enum {string}
          */
         VehicleType: "car" | "suv" | "watercraft" | "trailer" | "truck";
+        Verification: {
+            copy_type: components["schemas"]["CopyType"];
+            generated_for?: string | null;
+            generated_on?: string | null;
+            items: components["schemas"]["VerifiedItem"][];
+            /**
+             * Format: int32
+             * @description For a file lookup: the item the file is a copy of.
+             */
+            matched_item_index?: number | null;
+            revoked: boolean;
+            /** @description Masked. */
+            sent_to: string;
+            transaction_number: string;
+        };
+        VerifiedItem: {
+            address: string;
+            captured_at?: string | null;
+            city: string;
+            copy_sha256?: string | null;
+            /** Format: double */
+            latitude?: number | null;
+            /** Format: double */
+            longitude?: number | null;
+            media_type: string;
+            name: string;
+            original_sha256: string;
+            /** @description When the server received the original. */
+            received_at?: string | null;
+        };
         VerifyCodeRequest: {
             /** @description Six digits. */
             code: string;
@@ -2120,10 +2679,22 @@ export interface components {
             /** @description Spent by the call the code unlocks (`accounts/create/`, `accounts/password/reset/`). */
             verification_token: string;
         };
+        VerifyFileRequest: {
+            /** @description The file's SHA-256 as 64 hex digits (hashed in the browser; the file is never sent). */
+            sha256: string;
+        };
         Wallet: {
             /** Format: int64 */
             balance: number;
             currency: string;
+        };
+        Watermark: {
+            copy_type: components["schemas"]["CopyType"];
+            /** @description Authenticated copies only. */
+            generated_for?: string | null;
+            generated_on?: string | null;
+            sent_to: string;
+            transaction_number: string;
         };
     };
     responses: never;
@@ -5418,6 +5989,938 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send_access_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeSent"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    check_access_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessGranted"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    copy_event: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Folder-Token"?: string | null;
+            };
+            path: {
+                copy_id: string;
+                /** @description A public link's token; without it, the `X-Folder-Token` header. */
+                link: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CopyEventRequest"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    authenticate_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                folder_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustodyCheck"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    folder_contents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                folder_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolderContents"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    folder_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                folder_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolderShares"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    share_folder: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key": string;
+            };
+            path: {
+                folder_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareCreated"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_chat: {
+        parameters: {
+            query?: {
+                /** @description Only messages numbered after this (default 0: from the first). */
+                after?: number;
+            };
+            header?: {
+                "X-Folder-Token"?: string | null;
+            };
+            path: {
+                sharing_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Chat"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    archive_chat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sharing_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ArchiveRequest"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    post_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sharing_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    post_message_anonymous: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Folder-Token": string;
+            };
+            path: {
+                sharing_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                share_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Share"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_chats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatSummary"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_url: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Turn the link on (true) or off (false). */
+                active: boolean;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUrlRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicLink"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verify_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyFileRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verify_number: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transaction_number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    view_unauthenticated: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Folder-Token"?: string | null;
+            };
+            path: {
+                /** @description A public link's token; without it, the `X-Folder-Token` header. */
+                link: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedFolder"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    view_authenticated: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Folder-Token": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedFolder"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

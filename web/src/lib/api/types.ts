@@ -16,7 +16,7 @@ export type CreateAccountRequest = Schemas['CreateAccountRequest'];
 export type LoginRequest = Schemas['LoginRequest'];
 export type Profile = Camelize<Schemas['Profile']>;
 
-// --- organization (issue 5): organizations, participants, invites, joining (contract "Organizations") ---
+// --- organization: organizations, participants, invites, joining (contract "Organizations") ---
 export type OrganizationSummary = Camelize<Schemas['OrganizationSummary']>;
 export type Organization = Camelize<Schemas['Organization']>;
 export type Participants = Camelize<Schemas['Participants']>;
@@ -28,7 +28,7 @@ export type JoinOrganizationRequest = Schemas['JoinOrganizationRequest'];
 export type RoleChange = Schemas['RoleChange'];
 // --- end organization ---
 
-// --- account (issue 5): password verification, profile changes, events history (contract "Password verification", "Profile changes", "History") ---
+// --- account: password verification, profile changes, events history (contract "Password verification", "Profile changes", "History") ---
 // PasswordVerifyRequest/PasswordToken serve every password-confirmed action (account deletion too); PasswordResetRequest also forgot-password.
 export type PasswordVerifyRequest = Schemas['PasswordVerifyRequest'];
 export type PasswordToken = Camelize<Schemas['PasswordToken']>;
@@ -44,7 +44,7 @@ export type ActionLogPage = Camelize<Schemas['ActionLogPage']>;
 export type ActionLog = Camelize<Schemas['ActionLog']>;
 // --- end account ---
 
-// --- recovery (issue 5): forgotten username and password, deletion, recovering a deleted account (contract "Recovery", "Deletion") ---
+// --- recovery: forgotten username and password, deletion, recovering a deleted account (contract "Recovery", "Deletion") ---
 export type UsernameHasPhoneRequest = Schemas['UsernameHasPhoneRequest'];
 export type RecoveryOptions = Camelize<Schemas['RecoveryOptions']>;
 export type UsernameByEmailRequest = Schemas['UsernameByEmailRequest'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileNameError } from '../validation/fileName';
-import { baseMimeType, captureName, mediaErrorMessage, recorderMimeType } from './capture';
+import { baseMimeType, captureName, frameToJpeg, mediaErrorMessage, recorderMimeType } from './capture';
 
 describe('capture helpers', () => {
   it('picks the first container the browser records', () => {
@@ -25,5 +25,12 @@ describe('capture helpers', () => {
       'Allow Evidentia to use the camera in your browser settings, then try again.',
     );
     expect(mediaErrorMessage(new DOMException('none', 'NotFoundError'), 'audio')).toBe('No microphone was found on this device.');
+  });
+});
+
+describe('frameToJpeg', () => {
+  it('refuses a camera that has no frame yet instead of making a one-pixel picture', async () => {
+    const video = document.createElement('video');
+    await expect(frameToJpeg(video)).rejects.toThrow('The camera is not ready yet. Try again.');
   });
 });

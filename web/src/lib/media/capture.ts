@@ -37,6 +37,7 @@ export function captureName(mode: CaptureMode, at: Date): string {
 
 /** The current frame of a playing video element as a JPEG. */
 export function frameToJpeg(video: HTMLVideoElement, maxWidth?: number, quality = 0.92): Promise<Blob> {
+  if (video.videoWidth === 0 || video.videoHeight === 0) return Promise.reject(new Error('The camera is not ready yet. Try again.'));
   const scale = maxWidth && video.videoWidth > maxWidth ? maxWidth / video.videoWidth : 1;
   const canvas = document.createElement('canvas');
   canvas.width = Math.max(1, Math.round(video.videoWidth * scale));

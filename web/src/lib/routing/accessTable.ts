@@ -44,6 +44,8 @@ const signedIn = [
   '/extend-storage-success',
   '/payment-success',
   '/share-success',
+  '/chats',
+  '/chats/:sharingId',
   '/payment-methods',
   '/payment-methods/add',
   '/stored-account',
@@ -80,6 +82,9 @@ const open = [
   '/get-access-confirm',
   '/unauth-shared-folder',
   '/auth-shared-folder',
+  // Public verification of an issued copy (not in spec §2: a route of ours, open like the shared views).
+  '/verify',
+  '/verify/:transactionNumber',
   '/futuregram/view/:token',
   '/futuregram/executor/:action/:token',
   '/legal',

@@ -20,9 +20,17 @@ export const loginInfoSlice = createSlice({
     loggedOut() {
       return initialState;
     },
+    /** A shared folder's access token (spec §3 accessFolderToken), from a checked sharing code. */
+    folderTokenReceived(state, action: PayloadAction<string>) {
+      state.accessFolderToken = action.payload;
+    },
+    /** The folder token was refused (ended or revoked): forget it. */
+    folderTokenCleared(state) {
+      state.accessFolderToken = null;
+    },
   },
 });
 
-export const { tokensReceived, loggedOut } = loginInfoSlice.actions;
+export const { tokensReceived, loggedOut, folderTokenReceived, folderTokenCleared } = loginInfoSlice.actions;
 
 export const selectSignedIn = (state: { loginInfo: LoginInfo }) => Boolean(state.loginInfo.accessToken);

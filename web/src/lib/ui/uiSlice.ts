@@ -30,7 +30,7 @@ export interface UiState {
   dialog: string | null;
   /** Intro screens the user asked not to see again. */
   hiddenIntros: string[];
-  // account (issue 5): the Date and Time setting.
+  // account: the Date and Time setting.
   /**
    * The IANA time zone dates are shown in, chosen on /date-and-time; null (or absent, in a state
    * persisted before the setting existed) means the device's own zone.
@@ -51,7 +51,7 @@ export const uiSlice = createSlice({
     introHidden(state, action: PayloadAction<string>) {
       if (!state.hiddenIntros.includes(action.payload)) state.hiddenIntros.push(action.payload);
     },
-    /** A zone name, or null for the device's zone (account, issue 5). */
+    /** A zone name, or null for the device's zone (account). */
     timeZoneChosen(state, action: PayloadAction<string | null>) {
       state.timeZone = action.payload;
     },
@@ -73,6 +73,6 @@ export const snackbarSlice = createSlice({
 
 export const { dialogOpened, dialogClosed, introHidden, timeZoneChosen } = uiSlice.actions;
 
-/** The chosen display time zone, or null for the device's own (account, issue 5). */
+/** The chosen display time zone, or null for the device's own (account). */
 export const selectTimeZone = (state: { ui: UiState }): string | null => state.ui.timeZone ?? null;
 export const { showSnackbar, hideSnackbar } = snackbarSlice.actions;

@@ -57,12 +57,12 @@ export const phoneNumber = required()
 
 export const confirmationCode = z.string().regex(/^\d{6}$/, MESSAGES.required);
 
-// --- account (issue 5) ---
+// --- account ---
 /** Not given by the spec: a confirmation that differs from the new password (decisions of the account screens). */
 export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
 // --- end account ---
 
-// --- recovery (issue 5): a new password typed twice (forgot password) ---
+// --- recovery: a new password typed twice (forgot password) ---
 /** The new password with the §5 password rules, and its confirmation. */
 export const newPasswordPair = z
   .object({ newPassword: password, confirmPassword: requiredPassword })

@@ -1,4 +1,4 @@
-//! The account calls (spec §7 "Accounts", the issue 5 contract): the current password exchanged for
+//! The account calls (spec §7 "Accounts"): the current password exchanged for
 //! a password token, the profile changes (each refreshes `accounts/me` once it succeeded), the
 //! optimistic communication-method change (spec §4, §8), the signed-in password change and the
 //! events history, newest first, page by page.

@@ -1,4 +1,4 @@
-//! The public recovery calls (spec §7 "Accounts", issue 5 contract "Recovery" and "Deletion"):
+//! The public recovery calls (spec §7 "Accounts": recovery and deletion):
 //! a forgotten username sent by e-mail or SMS; a forgotten password (the account's options, a
 //! password_reset code, the new password); and recovering a deleted account.
 import { api } from '../../../lib/api/api';

@@ -132,7 +132,8 @@ export function Recorder({ mode, disabled = false, onCaptured }: Props) {
 
   const unsupported = !navigator.mediaDevices?.getUserMedia;
   const shownError = unsupported ? 'This browser cannot use the camera or microphone.' : error;
-  const ready = !!stream && !disabled && !busy;
+  // A photo or video waits for the camera's first frame: before it, a picture would be one blank pixel.
+  const ready = !!stream && !disabled && !busy && (mode === 'audio' || !!aspect);
   return (
     <div className="capture-recorder">
       {mode === 'audio' ? (

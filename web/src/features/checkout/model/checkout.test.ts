@@ -12,7 +12,13 @@ describe('checkout model', () => {
     expect(parsePurchase(new URL(url, 'http://x').searchParams)).toEqual({ kind: 'storage_extension', folderId: 'f 1', months: 3 });
   });
 
-  it.each(['kind=storage_extension&months=3', 'kind=storage_extension&folderId=f&months=0', 'kind=sharing&folderId=f&months=3', 'kind=storage_extension&folderId=f&months=1.5'])(
+  it('reads a share back from its address: the folder (the rest is the sharing draft)', () => {
+    const url = checkoutUrl({ kind: 'sharing', folderId: 'f 1' });
+    expect(url).toBe('/checkout?kind=sharing&folderId=f%201');
+    expect(parsePurchase(new URL(url, 'http://x').searchParams)).toEqual({ kind: 'sharing', folderId: 'f 1' });
+  });
+
+  it.each(['kind=storage_extension&months=3', 'kind=storage_extension&folderId=f&months=0', 'kind=sharing', 'kind=gift&folderId=f&months=3', 'kind=storage_extension&folderId=f&months=1.5'])(
     '%s names no purchase',
     (query) => expect(parsePurchase(new URLSearchParams(query))).toBeNull(),
   );

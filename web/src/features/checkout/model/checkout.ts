@@ -5,33 +5,56 @@ import type { Breakdown, Transaction } from '../../../lib/api/payments';
 
 export type PayWith = 'wallet' | 'card';
 
-/** What checkout sells today: more storage time for a folder (sharing comes with its issue). */
-export interface Purchase {
+/** More storage time for a folder. */
+export interface StoragePurchase {
   kind: 'storage_extension';
   folderId: string;
   months: number;
 }
 
+/**
+ * Copies of a folder's files for recipients: what, which copy and to whom is the sharing draft
+ * (`lib/sharing/draft`), put together on the share screens; the address names the folder.
+ */
+export interface SharingPurchase {
+  kind: 'sharing';
+  folderId: string;
+}
+
+/** What checkout sells. */
+export type Purchase = StoragePurchase | SharingPurchase;
+
 export const CHECKOUT = '/checkout';
 export const EXTEND_STORAGE_SUCCESS = '/extend-storage-success';
 export const PAYMENT_SUCCESS = '/payment-success';
+export const SHARE_SUCCESS = '/share-success';
 
 const q = encodeURIComponent;
 
 export function checkoutUrl(purchase: Purchase): string {
+  if (purchase.kind === 'sharing') return `${CHECKOUT}?kind=sharing&folderId=${q(purchase.folderId)}`;
   return `${CHECKOUT}?kind=${purchase.kind}&folderId=${q(purchase.folderId)}&months=${purchase.months}`;
 }
 
 export const extendStorageUrl = (folderId: string) => `/extend-storage-date/${q(folderId)}`;
+export const recipientsUrl = (folderId: string) => `/who-you-want-to-share/${q(folderId)}`;
+export const shareFilesUrl = (folderId: string) => `/share-files/${q(folderId)}`;
 export const folderViewUrl = (folderId: string) => `/folder-view?folderId=${q(folderId)}`;
 export const transactionUrl = (id: string) => `/transaction-info?id=${q(id)}`;
 
 /** The purchase of a checkout address, or null when it names none. */
 export function parsePurchase(params: URLSearchParams): Purchase | null {
   const folderId = params.get('folderId');
+  if (!folderId) return null;
+  if (params.get('kind') === 'sharing') return { kind: 'sharing', folderId };
   const months = Number(params.get('months'));
-  if (params.get('kind') !== 'storage_extension' || !folderId || !Number.isInteger(months) || months < 1) return null;
+  if (params.get('kind') !== 'storage_extension' || !Number.isInteger(months) || months < 1) return null;
   return { kind: 'storage_extension', folderId, months };
+}
+
+/** A paid share shows its recipients and their transaction numbers. */
+export function shareSuccessPath(folderId: string, shareId: string, transactionId: string): string {
+  return `${SHARE_SUCCESS}?folderId=${q(folderId)}&shareId=${q(shareId)}&transactionId=${q(transactionId)}`;
 }
 
 /** A paid storage extension shows the new date; any other purchase the payment success screen. */

@@ -1,12 +1,14 @@
-//! `/checkout?kind=storage_extension&folderId=&months=`: the breakdown and the way of paying —
-//! from the CreditCard Wallet (its total and what it saves in dollars) or by card — then stored-account/pay with an
-//! Idempotency-Key kept for the attempt, so a retry after no answer re-sends the same key. A 402
-//! card_declined opens the failed-payment dialog; the insufficient-funds dialog opens when the
-//! wallet's last auto top-up failed (spec §2, §4, §7, §8).
-import { useEffect, useState } from 'react';
+//! `/checkout?kind=storage_extension&folderId=&months=` and `/checkout?kind=sharing&folderId=`: the
+//! breakdown and the way of paying — from the CreditCard Wallet (its total and what it saves in
+//! dollars) or by card — then the purchase's call (stored-account/pay for storage, the folder's
+//! share/ for a share, whose what and to whom is the sharing draft) with an Idempotency-Key kept
+//! for the attempt, so a retry after no answer re-sends the same key. A 402 card_declined opens
+//! the failed-payment dialog; the insufficient-funds dialog opens when the wallet's last auto
+//! top-up failed (spec §2, §4, §7, §8).
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useStore } from 'react-redux';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import type { RootState } from '../../../app/store';
 import { alreadyReported, isDefinitive, useAttempt } from '../../../components/payments/attempt';
 import { FailedPaymentDialog } from '../../../components/payments/FailedPaymentDialog';
@@ -16,37 +18,146 @@ import { TopUpStoredAccountDialog } from '../../../components/payments/TopUpStor
 import { cardTitle } from '../../../components/payments/WalletForm';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { useFolderQuery } from '../../../lib/api/evidence';
-import { firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
-import { usePaymentMethodsQuery, usePayFromStoredAccountMutation, useStoragePriceQuery, useStoredAccountQuery } from '../../../lib/api/payments';
+import { firstErrorMessage, hasErrorCode, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import {
+  usePaymentMethodsQuery,
+  usePayFromStoredAccountMutation,
+  useSharingPriceQuery,
+  useStoragePriceQuery,
+  useStoredAccountQuery,
+  type Breakdown,
+} from '../../../lib/api/payments';
+import { shareRequest, useShareFolderMutation } from '../../../lib/api/sharing';
+import { isPayable, selectDraftOf, shareDraftCleared, type CopyType, type SharingDraft } from '../../../lib/sharing/draft';
 import { DIALOG, dialogClosed, dialogOpened, showSnackbar } from '../../../lib/ui/uiSlice';
 import { BreakdownTable } from '../components/BreakdownTable';
-import { checkoutUrl, extendStorageUrl, isDeclined, parsePurchase, successPath, totalOf, walletSavingLabel, type PayWith, type Purchase } from '../model/checkout';
+import {
+  checkoutUrl,
+  extendStorageUrl,
+  isDeclined,
+  parsePurchase,
+  recipientsUrl,
+  shareFilesUrl,
+  shareSuccessPath,
+  successPath,
+  totalOf,
+  walletSavingLabel,
+  type PayWith,
+  type SharingPurchase,
+  type StoragePurchase,
+} from '../model/checkout';
 import { BackControl } from '../../../components/BackControl';
 import '../checkout.css';
+
+/** Spec §8 'Expired storage': sharing an expired file is refused with an info message. */
+const STORAGE_EXPIRED = 'storage_expired';
 
 export function CheckoutPage() {
   const [params] = useSearchParams();
   const purchase = parsePurchase(params);
-  if (!purchase) {
-    return (
-      <main className="page checkout">
-        <h1>Checkout</h1>
-        <p className="muted">There is nothing to pay for.</p>
-        <Link to="/dashboard/my-files">My Files</Link>
-      </main>
-    );
-  }
-  return <Checkout key={checkoutUrl(purchase)} purchase={purchase} />;
+  if (!purchase) return <NothingToPay />;
+  if (purchase.kind === 'sharing') return <SharingCheckout key={checkoutUrl(purchase)} purchase={purchase} />;
+  return <StorageCheckout key={checkoutUrl(purchase)} purchase={purchase} />;
 }
 
-function Checkout({ purchase }: { purchase: Purchase }) {
-  const dispatch = useAppDispatch();
-  const navigate = useNavigate();
+function NothingToPay({ back }: { back?: ReactNode }) {
+  return (
+    <main className="page checkout">
+      <h1>Checkout</h1>
+      <p className="muted">There is nothing to pay for.</p>
+      {back ?? <Link to="/dashboard/my-files">My Files</Link>}
+    </main>
+  );
+}
+
+/** Where a paid purchase leads, or why it was not paid. */
+type PayOutcome = { to: string; after?: () => void } | { error: unknown };
+
+interface CheckoutProps {
+  back: ReactNode;
+  summary: ReactNode;
+  price: { data?: Breakdown; isLoading: boolean; isError: boolean };
+  /** This checkout's address: creating a wallet comes back here. */
+  here: string;
+  paying: boolean;
+  pay: (payWith: PayWith, idempotencyKey: string) => Promise<PayOutcome>;
+}
+
+function StorageCheckout({ purchase }: { purchase: StoragePurchase }) {
   const folder = useFolderQuery(purchase.folderId);
   const price = useStoragePriceQuery({ folder_id: purchase.folderId, months: purchase.months });
+  const [pay, paying] = usePayFromStoredAccountMutation();
+  return (
+    <Checkout
+      back={<BackControl to={extendStorageUrl(purchase.folderId)} label="Extend Storage Date" />}
+      summary={
+        <>
+          {folder.data?.name ?? 'Folder'}: {purchase.months} {purchase.months === 1 ? 'month' : 'months'} more storage
+        </>
+      }
+      price={price}
+      here={checkoutUrl(purchase)}
+      paying={paying.isLoading}
+      pay={async (payWith, idempotencyKey) => {
+        const result = await pay({ kind: purchase.kind, folder_id: purchase.folderId, months: purchase.months, pay_with: payWith, idempotencyKey });
+        return result.data ? { to: successPath(result.data.transaction) } : { error: result.error };
+      }}
+    />
+  );
+}
+
+function SharingCheckout({ purchase }: { purchase: SharingPurchase }) {
+  const draft = useAppSelector(selectDraftOf(purchase.folderId));
+  if (!isPayable(draft)) {
+    // A new tab, or a share already paid for: the share screens put one together again.
+    return <NothingToPay back={<Link to={shareFilesUrl(purchase.folderId)}>Share files</Link>} />;
+  }
+  return <ShareCheckout purchase={purchase} draft={draft} />;
+}
+
+const COPY_LABELS = { authenticated: 'Authenticated Copy', unauthenticated: 'Unauthenticated Copy' } as const;
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+function recipientText(recipient: SharingDraft['recipients'][number]): string {
+  return 'email' in recipient ? recipient.email : `${recipient.phoneNumber.countryCode} ${recipient.phoneNumber.nationalNumber}`;
+}
+
+function ShareCheckout({ purchase, draft }: { purchase: SharingPurchase; draft: SharingDraft & { copyType: CopyType } }) {
+  const dispatch = useAppDispatch();
+  const folder = useFolderQuery(purchase.folderId);
+  const price = useSharingPriceQuery({ copy_type: draft.copyType, recipients: draft.recipients.length });
+  const [share, paying] = useShareFolderMutation();
+  const what = draft.wholeFolder ? 'the whole folder' : plural(draft.itemIds.length, 'file');
+  return (
+    <Checkout
+      back={<BackControl to={recipientsUrl(purchase.folderId)} label="Recipients" />}
+      summary={
+        <>
+          {folder.data?.name ?? 'Folder'}: {COPY_LABELS[draft.copyType]} of {what} for {plural(draft.recipients.length, 'recipient')}
+          <span className="checkout-recipients" data-testid="checkout-recipients">
+            {draft.recipients.map(recipientText).join(', ')}
+          </span>
+        </>
+      }
+      price={price}
+      here={checkoutUrl(purchase)}
+      paying={paying.isLoading}
+      pay={async (payWith, idempotencyKey) => {
+        const result = await share({ folderId: purchase.folderId, body: shareRequest(draft, payWith), idempotencyKey });
+        if (!result.data) return { error: result.error };
+        const { share: made, transaction } = result.data;
+        // Paid: nothing is being put together any more (cleared once checkout has been left).
+        return { to: shareSuccessPath(purchase.folderId, made.id, transaction.id), after: () => dispatch(shareDraftCleared()) };
+      }}
+    />
+  );
+}
+
+function Checkout({ back, summary, price, here, paying, pay }: CheckoutProps) {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
   const account = useStoredAccountQuery();
   const cards = usePaymentMethodsQuery();
-  const [pay, paying] = usePayFromStoredAccountMutation();
   const attempt = useAttempt();
   const [chosen, setChosen] = useState<PayWith | null>(null);
   const store = useStore<RootState>();
@@ -63,7 +174,6 @@ function Checkout({ purchase }: { purchase: Purchase }) {
   const settled = !account.isLoading && !cards.isLoading;
   const canPay = settled && Boolean(price.data) && (payWith === 'wallet' ? walletActive : Boolean(defaultCard));
   const walletSaving = price.data ? walletSavingLabel(price.data) : null;
-  const here = checkoutUrl(purchase);
   const createWallet = `/stored-account?mode=create&close-on-created=true&return-to=${encodeURIComponent(here)}`;
 
   const choose = (via: PayWith) => {
@@ -73,31 +183,27 @@ function Checkout({ purchase }: { purchase: Purchase }) {
   };
 
   const submit = async () => {
-    const result = await pay({
-      kind: purchase.kind,
-      folder_id: purchase.folderId,
-      months: purchase.months,
-      pay_with: payWith,
-      idempotencyKey: attempt.key(),
-    });
-    if ('data' in result && result.data) {
+    const outcome = await pay(payWith, attempt.key());
+    if ('to' in outcome) {
       attempt.settle();
-      void navigate(successPath(result.data.transaction), { replace: true });
+      await navigate(outcome.to, { replace: true });
+      outcome.after?.();
       return;
     }
-    const error = 'error' in result ? result.error : undefined;
+    const { error } = outcome;
     if (isDefinitive(error)) attempt.settle();
     if (isDeclined(error)) dispatch(dialogOpened(DIALOG.failedPayment));
-    else if (!alreadyReported(error)) dispatch(showSnackbar({ message: firstErrorMessage(error, SERVER_ERROR_MESSAGE), type: 'error' }));
+    else if (!alreadyReported(error)) {
+      const type = hasErrorCode(error, STORAGE_EXPIRED) ? 'info' : 'error';
+      dispatch(showSnackbar({ message: firstErrorMessage(error, SERVER_ERROR_MESSAGE), type }));
+    }
   };
 
   return (
     <main className="page checkout">
-      <BackControl to={extendStorageUrl(purchase.folderId)} label="Extend Storage Date" />
+      {back}
       <h1>Checkout</h1>
-      <p className="muted">
-        {folder.data?.name ?? 'Folder'}: {purchase.months} {purchase.months === 1 ? 'month' : 'months'} more storage
-      </p>
+      <p className="muted checkout-summary">{summary}</p>
       {price.isLoading && <p className="muted">Calculating…</p>}
       {price.isError && <p className="muted">The price could not be calculated.</p>}
       {price.data && <BreakdownTable breakdown={price.data} via={payWith} />}
@@ -127,7 +233,7 @@ function Checkout({ purchase }: { purchase: Purchase }) {
         </label>
       </fieldset>
 
-      <PrimaryButton loading={paying.isLoading} disabled={!canPay} onClick={() => void submit()}>
+      <PrimaryButton loading={paying} disabled={!canPay} onClick={() => void submit()}>
         {price.data ? `Pay ${formatMoney(totalOf(price.data, payWith))}` : 'Pay'}
       </PrimaryButton>
 

@@ -1,5 +1,6 @@
 //! Home: who is signed in with the CreditCard Wallet balance once a wallet exists (before that, the
-//! way to create one), and the quick actions: capture evidence, the rental captures, the guide.
+//! way to create one), and the quick actions: capture evidence, the rental captures, the
+//! conversations about shares, the guide.
 import { Link } from 'react-router';
 import { formatMoney } from '../../../components/payments/money';
 import { useMeQuery } from '../../../lib/api/me';
@@ -10,6 +11,7 @@ const QUICK_ACTIONS = [
   { to: '/evidence', label: 'Capture Evidence', hint: 'Photo, video or audio, online or offline' },
   { to: '/vehicle-rental', label: 'Vehicle Rental', hint: 'Record a vehicle at pick-up and return' },
   { to: '/hotel-rental', label: 'Hotel Rental', hint: 'Record a room at check-in and check-out' },
+  { to: '/chats', label: 'Messages', hint: 'Conversations with the people you shared with' },
   { to: '/dashboard/guide', label: 'Guide', hint: 'How capture, storage and the integrity check work' },
 ];
 

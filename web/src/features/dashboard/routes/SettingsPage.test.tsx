@@ -1,5 +1,5 @@
-// Settings lists the account screens (issue 5), the organization's screens for an organization
-// account only, the payments entries (issue 4): payment methods, the wallet (its screen shows the
+// Settings lists the account screens, the organization's screens for an organization
+// account only, the payments entries: payment methods, the wallet (its screen shows the
 // intro while there is none), pricing models and the cost estimator; the information pages; and
 // deleting the account.
 import { screen, waitFor, within } from '@testing-library/react';

@@ -40,7 +40,7 @@ export const PAYMENT_LINKS = [
   { to: '/cost-estimator-tool', label: 'Cost Estimator' },
 ];
 
-/** The information pages (issue 5). */
+/** The information pages. */
 export const INFO_LINKS = [
   { to: '/legal', label: 'Legal' },
   { to: '/faq', label: 'FAQ' },

@@ -1,4 +1,4 @@
-//! The account deletion calls (spec §7 "Accounts", issue 5 contract "Deletion"): the reasons, the
+//! The account deletion calls (spec §7 "Accounts": deletion): the reasons, the
 //! password check that yields a password token, and the deletion itself.
 import { api } from '../../../lib/api/api';
 import type {

@@ -8,7 +8,7 @@ import { FolderViewPage } from './FolderViewPage';
 
 afterEach(() => vi.unstubAllGlobals());
 
-function setup(items: ReturnType<typeof apiItem>[], folder = apiFolder()) {
+function setup(items: ReturnType<typeof apiItem>[], folder = apiFolder(), shares?: Parameters<typeof FolderViewPage>[0]['shares']) {
   const calls = serveApi({
     'GET evidence/folders/folder-1/': folder,
     'GET evidence/folders/folder-1/items/': { items },
@@ -18,8 +18,9 @@ function setup(items: ReturnType<typeof apiItem>[], folder = apiFolder()) {
   const view = renderRoutes(
     store,
     [
-      { path: '/folder-view', element: <FolderViewPage /> },
+      { path: '/folder-view', element: <FolderViewPage shares={shares} /> },
       { path: '/evidence', element: <p>Capture</p> },
+      { path: '/share-files/:folderId', element: <p>Share files</p> },
     ],
     '/folder-view?folderId=folder-1',
   );
@@ -96,5 +97,26 @@ describe('folder view', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Grid' }));
     expect(screen.getByRole('list', { name: 'Files' })).toHaveAttribute('data-layout', 'grid');
     expect(screen.getByRole('button', { name: 'Grid' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('Share opens the share screens of the folder', async () => {
+    const { router } = setup([apiItem()]);
+    await screen.findByTestId('file');
+    fireEvent.click(screen.getByRole('button', { name: 'Share' }));
+    expect(router.state.location.pathname).toBe('/share-files/folder-1');
+  });
+
+  it("Share refuses an expired folder with 'Please extend your Storage Date for this file.'", async () => {
+    const { router, store } = setup([apiItem({ expired: true })], apiFolder({ expired: true }));
+    await screen.findByTestId('file');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Share' })).toBeEnabled());
+    fireEvent.click(screen.getByRole('button', { name: 'Share' }));
+    expect(store.getState().snackbar).toMatchObject({ isShown: true, type: 'info', message: EXPIRED_MESSAGE });
+    expect(router.state.location.pathname).toBe('/folder-view');
+  });
+
+  it("shows the folder's shares below its files, given the section", async () => {
+    setup([apiItem()], apiFolder(), ({ folderId }) => <p>Shares of {folderId}</p>);
+    expect(await screen.findByText('Shares of folder-1')).toBeInTheDocument();
   });
 });

@@ -1,6 +1,8 @@
 //! A folder's files (`/folder-view?folderId=`): list rows or grid tiles, opening a file in the image
-//! viewer or player, the action menus of spec §2, and links to proof metadata, map and delete-files.
-import { useState } from 'react';
+//! viewer or player, the action menus of spec §2, links to proof metadata, map and delete-files,
+//! 'Share' (refused for an expired folder, spec §8), and the folder's shares below the files (a
+//! section the app puts in from the sharing feature).
+import { useState, type ComponentType } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { BottomSheet } from '../../../components/BottomSheet';
@@ -16,7 +18,7 @@ import { RenameDialog } from '../components/RenameDialog';
 import { StorageTag } from '../components/StorageTag';
 import { useFileOpener } from '../components/useFileOpener';
 import { retakeUrl, type FileAction, type FileItem } from '../model/menus';
-import { deleteFilesUrl, extendStorageDateUrl, folderMapUrl, MY_FILES, proofMetadataUrl } from '../paths';
+import { deleteFilesUrl, extendStorageDateUrl, folderMapUrl, MY_FILES, proofMetadataUrl, shareFilesUrl } from '../paths';
 import { BackControl } from '../../../components/BackControl';
 
 /** While a file is on its way or being checked, the list refreshes itself. */
@@ -25,14 +27,21 @@ const settled = (item: Item) => item.status === 'verified' || item.status === 'r
 
 type Pending = { kind: 'menu' | 'rename' | 'details' | 'delete'; item: FileItem } | null;
 
-export function FolderViewPage() {
+interface Props {
+  /** The folder's shares, shown below its files. */
+  shares?: ComponentType<{ folderId: string }>;
+  /** A file's custody log, shown in its Details sheet. */
+  custody?: ComponentType<{ folderId: string; itemId: string }>;
+}
+
+export function FolderViewPage({ shares, custody }: Props) {
   const [params] = useSearchParams();
   const folderId = params.get('folderId') ?? '';
   if (!folderId) return <Navigate to={MY_FILES} replace />;
-  return <FolderView key={folderId} folderId={folderId} />;
+  return <FolderView key={folderId} folderId={folderId} Shares={shares} Custody={custody} />;
 }
 
-function FolderView({ folderId }: { folderId: string }) {
+function FolderView({ folderId, Shares, Custody }: { folderId: string; Shares?: Props['shares']; Custody?: Props['custody'] }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
@@ -63,6 +72,11 @@ function FolderView({ folderId }: { folderId: string }) {
         else void navigate(retakeUrl(item, `${location.pathname}${location.search}`));
         return;
     }
+  };
+
+  const share = () => {
+    if (folder.data?.expired) dispatch(showSnackbar({ message: EXPIRED_MESSAGE, type: 'info' }));
+    else void navigate(shareFilesUrl(folderId));
   };
 
   const remove = async (item: Item) => {
@@ -96,6 +110,9 @@ function FolderView({ folderId }: { folderId: string }) {
         <Link to={folderMapUrl(folderId)}>Map</Link>
         <Link to={deleteFilesUrl(folderId)}>Delete files</Link>
         <Link to={extendStorageDateUrl(folderId)}>Extend Storage Date</Link>
+        <button type="button" className="files-links__button" onClick={share} disabled={!items.data?.length}>
+          Share
+        </button>
       </nav>
       <div className="files-layout" role="group" aria-label="Layout">
         <button type="button" className="files-layout__button" aria-pressed={layout === 'list'} onClick={() => setLayout('list')}>
@@ -120,6 +137,7 @@ function FolderView({ folderId }: { folderId: string }) {
           />
         ))}
       </ul>
+      {Shares && <Shares folderId={folderId} />}
 
       {pending?.kind === 'menu' && (
         <FileActionsSheet item={pending.item} context="owner" onAction={(action) => act(pending.item, action)} onClose={() => setPending(null)} />
@@ -127,6 +145,7 @@ function FolderView({ folderId }: { folderId: string }) {
       {pending?.kind === 'details' && (
         <BottomSheet open title="Details" onClose={() => setPending(null)}>
           <FileFacts item={pending.item} />
+          {Custody && <Custody folderId={folderId} itemId={pending.item.id} />}
         </BottomSheet>
       )}
       {pending?.kind === 'rename' && (

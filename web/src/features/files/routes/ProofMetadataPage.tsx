@@ -1,4 +1,6 @@
-//! Proof metadata (`/proof-metadata-view/:folderId`): every recorded fact of every file of a folder.
+//! Proof metadata (`/proof-metadata-view/:folderId`): every recorded fact of every file of a folder,
+//! then the files' chain of custody (a section the app puts in from the sharing feature).
+import type { ComponentType } from 'react';
 import { useParams } from 'react-router';
 import { useFolderQuery, useItemsQuery } from '../../../lib/api/evidence';
 import { formatDate } from '../../../lib/format/format';
@@ -6,7 +8,12 @@ import { FileFacts } from '../components/FileFacts';
 import { folderViewUrl } from '../paths';
 import { BackControl } from '../../../components/BackControl';
 
-export function ProofMetadataPage() {
+interface Props {
+  /** The files' custody logs and their check. */
+  custody?: ComponentType<{ folderId: string }>;
+}
+
+export function ProofMetadataPage({ custody: Custody }: Props) {
   const { folderId = '' } = useParams();
   const folder = useFolderQuery(folderId);
   const items = useItemsQuery(folderId);
@@ -30,6 +37,7 @@ export function ProofMetadataPage() {
           <FileFacts item={item} />
         </section>
       ))}
+      {Custody && items.data && items.data.length > 0 && <Custody folderId={folderId} />}
     </main>
   );
 }

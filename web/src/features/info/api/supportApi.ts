@@ -1,4 +1,4 @@
-//! The contact-us call (issue 5): `POST support/contact/`, open to anyone; 202 with `{}`.
+//! The contact-us call: `POST support/contact/`, open to anyone; 202 with `{}`.
 import { api } from '../../../lib/api/api';
 import type { components } from '../../../lib/api/schema';
 

@@ -1,4 +1,4 @@
-//! Who may do what in an organization (the role matrix of issue 5): the owner invites admins and
+//! Who may do what in an organization (the role matrix): the owner invites admins and
 //! members, revokes invites, removes anyone but themself and changes roles; an admin invites
 //! members, revokes invites and removes members; a member only looks. The screens show a control
 //! only where this allows it.

@@ -7,7 +7,47 @@ use std::path::PathBuf;
 use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
 
-use crate::config::SmsConfig;
+use crate::config::{ConfigError, env_or, secret_or};
+
+/// Where text messages go: a real HTTP provider (Twilio's Messages API shape) in production, a
+/// directory with one file per message locally and in tests.
+#[derive(Debug, Clone)]
+pub enum SmsConfig {
+    Files {
+        dir: String,
+    },
+    Http {
+        /// e.g. `https://api.twilio.com/2010-04-01/Accounts/{sid}/Messages.json`
+        url: String,
+        username: String,
+        password: SecretString,
+        from: String,
+    },
+}
+
+impl SmsConfig {
+    /// `SMS_PROVIDER` (`files` or `http`) and the provider's own variables.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Ok(match env_or::<String>("SMS_PROVIDER", "files")?.as_str() {
+            "http" => Self::Http {
+                url: required("SMS_HTTP_URL")?,
+                username: required("SMS_HTTP_USERNAME")?,
+                password: secret_or("SMS_HTTP_PASSWORD", "")?,
+                from: required("SMS_FROM")?,
+            },
+            "files" => Self::Files {
+                dir: env_or("SMS_DIR", ".dev/sms")?,
+            },
+            other => {
+                return Err(ConfigError {
+                    name: "SMS_PROVIDER".to_owned(),
+                    value: other.to_owned(),
+                    reason: "must be 'files' or 'http'".to_owned(),
+                });
+            }
+        })
+    }
+}
 
 #[async_trait]
 pub trait SmsSender: Send + Sync + 'static {
@@ -25,6 +65,18 @@ pub fn from_config(config: &SmsConfig) -> anyhow::Result<std::sync::Arc<dyn SmsS
             from,
         } => std::sync::Arc::new(HttpSms::new(url, username, password.clone(), from)?),
     })
+}
+
+fn required(name: &str) -> Result<String, ConfigError> {
+    let value: String = env_or(name, "")?;
+    if value.is_empty() {
+        return Err(ConfigError {
+            name: name.to_owned(),
+            value,
+            reason: "must be set when SMS_PROVIDER is http".to_owned(),
+        });
+    }
+    Ok(value)
 }
 
 /// One `<time>-<id>.txt` per message: `To: <number>`, a blank line, the body.

@@ -1,0 +1,90 @@
+//! The spec's §5 rules for the two ways of reaching a person, an e-mail address and a phone
+//! number: accounts keeps them on profiles, sharing sends copies to them, and both answer a bad
+//! one with the same messages.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::errors::FieldError;
+
+pub const REQUIRED: &str = "This field is required";
+
+static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)] // a constant pattern, checked by the tests
+    Regex::new(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$").expect("e-mail pattern")
+});
+
+fn required(field: &str, value: &str) -> Result<(), FieldError> {
+    if value.trim().is_empty() {
+        Err(FieldError::new(field, REQUIRED))
+    } else {
+        Ok(())
+    }
+}
+
+/// An e-mail address: required, a valid pattern, at most 150 characters; kept lower-cased.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(field: &str, value: &str) -> Result<Self, FieldError> {
+        let value = value.trim();
+        required(field, value)?;
+        if value.chars().count() > 150 {
+            return Err(FieldError::new(field, "Maximum 150 characters"));
+        }
+        if !EMAIL.is_match(value) {
+            return Err(FieldError::new(field, "Please enter a valid email address"));
+        }
+        Ok(Self(value.to_lowercase()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A phone number: a known country calling code ('+' and 1 to 5 digits) and 9 to 11 digits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhoneNumber {
+    pub country_code: String,
+    pub national_number: String,
+}
+
+impl PhoneNumber {
+    pub fn parse(
+        field: &str,
+        country_code: &str,
+        national_number: &str,
+    ) -> Result<Self, FieldError> {
+        let country_code = country_code.trim();
+        let national_number = national_number.trim();
+        required(field, national_number)?;
+        let digits = country_code.strip_prefix('+').unwrap_or("");
+        let known = (1..=5).contains(&digits.len())
+            && digits.chars().all(|c| c.is_ascii_digit())
+            && digits
+                .parse::<u16>()
+                .ok()
+                .and_then(|code| phonenumber::metadata::DATABASE.by_code(&code))
+                .is_some();
+        if !known {
+            return Err(FieldError::new(field, "Invalid country code"));
+        }
+        if !national_number.chars().all(|c| c.is_ascii_digit()) {
+            return Err(FieldError::new(field, "Only digits allowed"));
+        }
+        let len = national_number.len();
+        if len < 9 {
+            return Err(FieldError::new(field, "Minimum 9 digits"));
+        }
+        if len > 11 {
+            return Err(FieldError::new(field, "Maximum 11 digits"));
+        }
+        Ok(Self {
+            country_code: country_code.to_owned(),
+            national_number: national_number.to_owned(),
+        })
+    }
+}

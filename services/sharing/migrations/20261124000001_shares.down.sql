@@ -1,0 +1,9 @@
+DROP TABLE custody_entries;
+DROP FUNCTION custody_entries_append_only();
+DROP TABLE access_tokens;
+DROP TABLE access_codes;
+DROP TABLE copies;
+DROP TABLE deliveries;
+DROP TABLE share_items;
+DROP TABLE share_requests;
+DROP TABLE shares;

@@ -1,0 +1,249 @@
+//! A recipient's way in: the link in their message asks for a code sent to their own address;
+//! the code (single use, 10 minutes, 5 tries, stored hashed) gives an access token that opens
+//! that one delivery until it expires or the share is revoked. A public link opens its
+//! delivery while the owner keeps it on.
+
+use chrono::{DateTime, Utc};
+use evidentia_common::ratelimit::{self, Verdict};
+use redis::aio::ConnectionManager;
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use crate::{
+    app::{
+        custody::{self, Kind},
+        links::Links,
+    },
+    domain::{CopyType, Recipient, access_code, hash_secret, secret},
+    error::SharingError,
+    outbound::Messengers,
+    state::Settings,
+    store::{
+        access,
+        deliveries::{self, Opened},
+        shares,
+    },
+};
+
+#[derive(Debug, Clone)]
+pub struct CodeSent {
+    pub code_id: Uuid,
+    pub sent_to_masked: String,
+    pub copy_type: CopyType,
+    pub expires_in_secs: i32,
+}
+
+#[derive(Debug, Clone)]
+pub struct Granted {
+    pub token: String,
+    pub copy_type: CopyType,
+    pub expires_at: DateTime<Utc>,
+}
+
+pub struct Deps<'a> {
+    pub pool: &'a PgPool,
+    pub redis: &'a ConnectionManager,
+    pub links: &'a Links,
+    pub messengers: &'a Messengers,
+    pub settings: &'a Settings,
+}
+
+async fn limit(redis: &ConnectionManager, key: &str, per_hour: u32) -> Result<(), SharingError> {
+    match ratelimit::hit(redis, key, per_hour, 3600).await? {
+        Verdict::Allowed => Ok(()),
+        Verdict::Refused { retry_after_secs } => Err(SharingError::RateLimited {
+            message: "Too many codes were sent. Try again later.",
+            retry_after_secs,
+        }),
+    }
+}
+
+/// A delivery that can still be opened: its share active, its link on.
+fn open_or(found: Option<Opened>, err: SharingError) -> Result<Opened, SharingError> {
+    match found {
+        Some(opened) if opened.share_state == "active" && opened.delivery.active => Ok(opened),
+        _ => Err(err),
+    }
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn send_code(
+    deps: &Deps<'_>,
+    t1: &str,
+    t2: &str,
+    client_ip: &str,
+) -> Result<CodeSent, SharingError> {
+    let delivery_id = deps
+        .links
+        .recipient(t1, t2)
+        .ok_or(SharingError::LinkInvalid)?;
+    let mut conn = deps.pool.acquire().await?;
+    let opened = open_or(
+        deliveries::open(&mut conn, delivery_id).await?,
+        SharingError::LinkInvalid,
+    )?;
+    drop(conn);
+    let d = &opened.delivery;
+    limit(
+        deps.redis,
+        &format!("sharing:code-sends:delivery:{}", d.id),
+        deps.settings.code_sends_per_recipient,
+    )
+    .await?;
+    if !client_ip.is_empty() {
+        limit(
+            deps.redis,
+            &format!("sharing:code-sends:client:{client_ip}"),
+            deps.settings.code_sends_per_client,
+        )
+        .await?;
+    }
+    let code = access_code();
+    let code_id = Uuid::now_v7();
+    let ttl = chrono::Duration::from_std(deps.settings.code_ttl)
+        .map_err(|e| SharingError::Internal(e.into()))?;
+    let mut tx = deps.pool.begin().await?;
+    access::insert_code(
+        &mut tx,
+        code_id,
+        d.id,
+        &hash_secret(&code),
+        Utc::now() + ttl,
+    )
+    .await?;
+    deliveries::advance(&mut tx, d.id, "opened").await?;
+    for item in shares::items(&mut tx, d.share_id).await? {
+        custody::append(
+            &mut tx,
+            opened.owner_id,
+            item.item_id,
+            Kind::CodeSent,
+            Utc::now(),
+            &format!("to {}", d.sent_to),
+        )
+        .await?;
+    }
+    // The code goes out before the commit: if it cannot be sent, no code exists.
+    let minutes = ttl.num_minutes();
+    deps.messengers
+        .send(
+            &d.channel,
+            &d.address,
+            "Your Evidentia access code",
+            &format!(
+                "Your Evidentia access code is {code}. It opens the files shared with you and expires in {minutes} minutes. If you did not ask for it, ignore this message."
+            ),
+        )
+        .await?;
+    tx.commit().await?;
+    Ok(CodeSent {
+        code_id,
+        sent_to_masked: Recipient::masked(&d.channel, &d.address, &d.sent_to),
+        copy_type: CopyType::from_db(&opened.copy_type),
+        expires_in_secs: i32::try_from(ttl.num_seconds()).unwrap_or(600),
+    })
+}
+
+#[tracing::instrument(skip_all, fields(code.id = %code_id))]
+pub async fn check_code(
+    deps: &Deps<'_>,
+    code_id: Uuid,
+    typed: &str,
+) -> Result<Granted, SharingError> {
+    let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect();
+    if typed.len() != 6 || !typed.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(SharingError::invalid(
+            "confirmation_code",
+            "Enter the 6-digit code.",
+        ));
+    }
+    let mut tx = deps.pool.begin().await?;
+    let code = access::lock_code(&mut tx, code_id)
+        .await?
+        .ok_or(SharingError::NotFound)?;
+    if code.used_at.is_some()
+        || code.expires_at <= Utc::now()
+        || code.tries >= deps.settings.code_tries
+    {
+        return Err(SharingError::CodeExpired);
+    }
+    let opened = open_or(
+        deliveries::open(&mut tx, code.delivery_id).await?,
+        SharingError::LinkInvalid,
+    )?;
+    if hash_secret(&typed) != code.code_hash {
+        let tries = access::count_try(&mut tx, code_id).await?;
+        tx.commit().await?;
+        return Err(if tries >= deps.settings.code_tries {
+            SharingError::CodeExpired
+        } else {
+            SharingError::invalid(
+                "confirmation_code",
+                "The code is wrong. Check it and try again.",
+            )
+        });
+    }
+    access::use_code(&mut tx, code_id).await?;
+    let token = secret();
+    let ttl = chrono::Duration::from_std(deps.settings.access_token_ttl)
+        .map_err(|e| SharingError::Internal(e.into()))?;
+    let expires_at = Utc::now() + ttl;
+    access::insert_token(&mut tx, &hash_secret(&token), code.delivery_id, expires_at).await?;
+    deliveries::advance(&mut tx, code.delivery_id, "code_checked").await?;
+    for item in shares::items(&mut tx, opened.delivery.share_id).await? {
+        custody::append(
+            &mut tx,
+            opened.owner_id,
+            item.item_id,
+            Kind::CodeChecked,
+            Utc::now(),
+            &format!("by {}", opened.delivery.sent_to),
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(Granted {
+        token,
+        copy_type: CopyType::from_db(&opened.copy_type),
+        expires_at,
+    })
+}
+
+/// How a recipient presents themselves: a checked code's token, or a public link.
+#[derive(Debug, Clone)]
+pub enum Pass<'a> {
+    Token(&'a str),
+    Link(&'a str),
+}
+
+/// The delivery a pass opens, or why not.
+pub async fn authorize(
+    pool: &PgPool,
+    links: &Links,
+    pass: &Pass<'_>,
+) -> Result<Opened, SharingError> {
+    let mut conn = pool.acquire().await?;
+    match pass {
+        Pass::Token(token) => {
+            let delivery = access::token_delivery(&mut conn, &hash_secret(token))
+                .await?
+                .ok_or(SharingError::AccessEnded)?;
+            open_or(
+                deliveries::open(&mut conn, delivery).await?,
+                SharingError::AccessEnded,
+            )
+        }
+        Pass::Link(link) => {
+            let delivery = links.public(link).ok_or(SharingError::LinkInvalid)?;
+            let opened = open_or(
+                deliveries::open(&mut conn, delivery).await?,
+                SharingError::LinkInvalid,
+            )?;
+            if opened.delivery.channel == "link" {
+                Ok(opened)
+            } else {
+                Err(SharingError::LinkInvalid)
+            }
+        }
+    }
+}

@@ -1,0 +1,313 @@
+//! Buying a share: check the folder and items with evidence, record the share (awaiting payment)
+//! with one delivery per recipient, pay through payments with a key derived from the share, and
+//! once paid, queue a copy per recipient and item and log each item as shared. A retry with the
+//! same idempotency key continues the same share, so there is one share and one charge.
+
+use evidentia_proto::payments::v1 as payments;
+use sqlx::PgPool;
+use tonic::Code;
+use uuid::Uuid;
+
+use crate::{
+    app::{
+        custody::{self, Kind},
+        owner::{self, ShareView},
+    },
+    directory,
+    domain::{CopyType, Recipient, TransactionNumber},
+    error::SharingError,
+    outbound::{Evidence, FolderFacts, ItemFacts, Payments},
+    store::{
+        copies, deliveries,
+        shares::{self, NewShareRow, ShareItemRow},
+    },
+};
+
+pub struct NewShare {
+    pub folder_id: Uuid,
+    pub copy_type: CopyType,
+    /// Empty: every file of the folder.
+    pub item_ids: Vec<Uuid>,
+    pub recipients: Vec<Recipient>,
+    /// `wallet` or `card` (payments checks it).
+    pub pay_with: String,
+    pub idempotency_key: String,
+    /// A hash of the request, so a key reused for another request is refused.
+    pub request_hash: String,
+}
+
+pub struct Created {
+    pub share: ShareView,
+    pub payment: payments::PayResponse,
+}
+
+pub struct Deps<'a> {
+    pub pool: &'a PgPool,
+    pub evidence: &'a dyn Evidence,
+    pub payments: &'a dyn Payments,
+    pub links: &'a crate::app::links::Links,
+}
+
+#[tracing::instrument(skip_all, fields(user.id = %owner, folder.id = %new.folder_id))]
+pub async fn create_share(
+    deps: &Deps<'_>,
+    owner: Uuid,
+    new: NewShare,
+) -> Result<Created, SharingError> {
+    let folder = deps.evidence.folder(owner, new.folder_id).await?;
+    let mut conn = deps.pool.acquire().await?;
+    let existing = shares::find_request(&mut conn, owner, &new.idempotency_key).await?;
+    drop(conn);
+    let (share_id, fresh) = match existing {
+        Some(request) if request.request_hash != new.request_hash => {
+            return Err(SharingError::KeyReused);
+        }
+        Some(request) => (request.share_id, false),
+        None => (record(deps, owner, &folder, &new).await?, true),
+    };
+
+    let payment = match deps
+        .payments
+        .pay(owner, pay_request(&folder, &new, share_id))
+        .await
+    {
+        Ok(payment) => payment,
+        Err(SharingError::Upstream(status)) if refused(status.code()) => {
+            // Nothing was bought: the share goes, and a retry with the key starts afresh.
+            let mut conn = deps.pool.acquire().await?;
+            shares::delete_unpaid(&mut conn, share_id).await?;
+            return Err(SharingError::Upstream(status));
+        }
+        Err(other) => {
+            if fresh {
+                tracing::warn!(share.id = %share_id, "payment outcome unknown; a retry with the same key continues the share");
+            }
+            return Err(other);
+        }
+    };
+    let number = payment
+        .transaction
+        .as_ref()
+        .map(|t| t.transaction_number.clone())
+        .unwrap_or_default();
+    activate(deps, owner, share_id, &number).await?;
+    let mut conn = deps.pool.acquire().await?;
+    let share = owner::share_view(&mut conn, deps.links, owner, share_id).await?;
+    Ok(Created { share, payment })
+}
+
+/// Payments answered with a refusal (a declined card, a bad choice): nothing was charged.
+fn refused(code: Code) -> bool {
+    matches!(
+        code,
+        Code::InvalidArgument
+            | Code::FailedPrecondition
+            | Code::NotFound
+            | Code::PermissionDenied
+            | Code::AlreadyExists
+            | Code::ResourceExhausted
+    )
+}
+
+fn pay_request(folder: &FolderFacts, new: &NewShare, share_id: Uuid) -> payments::PayRequest {
+    payments::PayRequest {
+        kind: "sharing".to_owned(),
+        folder: Some(payments::FolderSnapshot {
+            folder_id: folder.id.to_string(),
+            used_bytes: folder.used_bytes,
+            storage_expires_at: folder.storage_expires_at,
+        }),
+        months: 0,
+        pay_with: new.pay_with.clone(),
+        idempotency_key: format!("share-{share_id}"),
+        share: Some(payments::SharePurchase {
+            share_id: share_id.to_string(),
+            copy_type: new.copy_type.as_str().to_owned(),
+            recipients: i32::try_from(new.recipients.len()).unwrap_or(i32::MAX),
+        }),
+    }
+}
+
+/// The items a share takes: every file of the folder, or the chosen ones; each must be stored
+/// and verified.
+fn choose(items: Vec<ItemFacts>, chosen: &[Uuid]) -> Result<Vec<ItemFacts>, SharingError> {
+    let picked: Vec<ItemFacts> = if chosen.is_empty() {
+        items
+    } else {
+        let mut picked = Vec::with_capacity(chosen.len());
+        for id in chosen {
+            match items.iter().find(|item| item.id == *id) {
+                Some(item) if !picked.iter().any(|p: &ItemFacts| p.id == *id) => {
+                    picked.push(item.clone());
+                }
+                Some(_) => {}
+                None => {
+                    return Err(SharingError::invalid(
+                        "item_ids",
+                        "Choose files from this folder.",
+                    ));
+                }
+            }
+        }
+        picked
+    };
+    if picked.is_empty() {
+        return Err(SharingError::invalid(
+            "item_ids",
+            "There are no files to share in this folder.",
+        ));
+    }
+    if picked.iter().any(|item| !item.verified) {
+        return Err(SharingError::invalid(
+            "item_ids",
+            "Wait until the chosen files are uploaded.",
+        ));
+    }
+    Ok(picked)
+}
+
+async fn record(
+    deps: &Deps<'_>,
+    owner: Uuid,
+    folder: &FolderFacts,
+    new: &NewShare,
+) -> Result<Uuid, SharingError> {
+    if folder.expired {
+        return Err(SharingError::Expired);
+    }
+    let items = choose(deps.evidence.items(owner, folder.id).await?, &new.item_ids)?;
+    let mut tx = deps.pool.begin().await?;
+    let generated_for = match new.copy_type {
+        CopyType::Authenticated => Some(
+            directory::find(&mut tx, owner)
+                .await?
+                .ok_or(SharingError::NotFound)?
+                .display_name(),
+        ),
+        CopyType::Unauthenticated => None,
+    };
+    let share_id = Uuid::now_v7();
+    shares::insert(
+        &mut tx,
+        &NewShareRow {
+            id: share_id,
+            owner_id: owner,
+            folder_id: folder.id,
+            folder_name: &folder.name,
+            copy_type: new.copy_type.as_str(),
+            generated_for: generated_for.as_deref(),
+        },
+    )
+    .await?;
+    for (position, item) in items.iter().enumerate() {
+        shares::insert_item(
+            &mut tx,
+            share_id,
+            &ShareItemRow {
+                item_id: item.id,
+                position: i32::try_from(position).unwrap_or(i32::MAX),
+                name: item.name.clone(),
+                media_type: item.media_type.to_owned(),
+                original_sha256: item.sha256.clone(),
+                captured_at: item.captured_at,
+                received_at: item.received_at,
+                latitude: item.latitude,
+                longitude: item.longitude,
+                city: item.city.clone(),
+                address: item.address.clone(),
+                duration_seconds: item.duration_seconds,
+            },
+        )
+        .await?;
+        custody::seed(&mut tx, owner, item).await?;
+    }
+    for recipient in &new.recipients {
+        add_delivery(
+            &mut tx,
+            share_id,
+            recipient.channel(),
+            &recipient.address(),
+            &recipient.sent_to(),
+        )
+        .await?;
+    }
+    shares::insert_request(
+        &mut tx,
+        owner,
+        &new.idempotency_key,
+        &new.request_hash,
+        share_id,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(share_id)
+}
+
+/// A delivery with a fresh transaction number (drawn again on the rare collision).
+pub async fn add_delivery(
+    conn: &mut sqlx::PgConnection,
+    share_id: Uuid,
+    channel: &str,
+    address: &str,
+    sent_to: &str,
+) -> Result<Uuid, SharingError> {
+    let id = Uuid::now_v7();
+    for _ in 0..8 {
+        let number = TransactionNumber::generate();
+        let inserted = deliveries::insert(
+            conn,
+            &deliveries::NewDelivery {
+                id,
+                share_id,
+                channel,
+                address,
+                sent_to,
+                transaction_number: number.as_str(),
+            },
+        )
+        .await?;
+        if inserted {
+            return Ok(id);
+        }
+    }
+    Err(SharingError::Internal(anyhow::anyhow!(
+        "no free transaction number after 8 draws"
+    )))
+}
+
+/// Once paid: a copy to render for every recipient and item, and each item's custody log says
+/// to whom it was shared. Done once, by whichever call moves the share to active.
+async fn activate(
+    deps: &Deps<'_>,
+    owner: Uuid,
+    share_id: Uuid,
+    payment_number: &str,
+) -> Result<(), SharingError> {
+    let mut tx = deps.pool.begin().await?;
+    if !shares::activate(&mut tx, share_id, payment_number).await? {
+        return Ok(());
+    }
+    let share = shares::get(&mut tx, share_id)
+        .await?
+        .ok_or(SharingError::NotFound)?;
+    let items = shares::items(&mut tx, share_id).await?;
+    for delivery in deliveries::for_share(&mut tx, share_id).await? {
+        for item in &items {
+            copies::insert(&mut tx, Uuid::now_v7(), delivery.id, share_id, item.item_id).await?;
+            custody::append(
+                &mut tx,
+                owner,
+                item.item_id,
+                Kind::Shared,
+                share.created_at,
+                &format!(
+                    "to {} as an {} copy, {}",
+                    delivery.sent_to, share.copy_type, delivery.transaction_number
+                ),
+            )
+            .await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(())
+}

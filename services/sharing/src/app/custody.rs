@@ -1,0 +1,241 @@
+//! The custody log: every item's story as an append-only chain. Each entry's hash covers the
+//! item, its place in the chain, what happened, when, and the hash before it, so changing or
+//! removing any entry breaks every hash from there on and the check names the first.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use sha2::{Digest, Sha256};
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use crate::{
+    error::SharingError,
+    outbound::ItemFacts,
+    store::custody::{self, EntryRow},
+};
+
+/// The first entry's `prev_hash`.
+pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// What happened to an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Captured,
+    Uploaded,
+    Verified,
+    Shared,
+    CopyGenerated,
+    CodeSent,
+    CodeChecked,
+    Viewed,
+    Downloaded,
+    Revoked,
+    ChatMessage,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Captured => "captured",
+            Self::Uploaded => "uploaded",
+            Self::Verified => "verified",
+            Self::Shared => "shared",
+            Self::CopyGenerated => "copy_generated",
+            Self::CodeSent => "code_sent",
+            Self::CodeChecked => "code_checked",
+            Self::Viewed => "viewed",
+            Self::Downloaded => "downloaded",
+            Self::Revoked => "revoked",
+            Self::ChatMessage => "chat_message",
+        }
+    }
+}
+
+pub fn entry_hash(
+    item_id: Uuid,
+    seq: i64,
+    kind: &str,
+    at: DateTime<Utc>,
+    detail: &str,
+    prev_hash: &str,
+) -> String {
+    let mut hasher = Sha256::new();
+    for part in [
+        item_id.to_string().as_str(),
+        &seq.to_string(),
+        kind,
+        &at.to_rfc3339_opts(SecondsFormat::Micros, true),
+        detail,
+        prev_hash,
+    ] {
+        // Length-prefixed, so no two different entries hash the same bytes.
+        hasher.update((part.len() as u64).to_be_bytes());
+        hasher.update(part.as_bytes());
+    }
+    hex::encode(hasher.finalize())
+}
+
+/// Appends one entry after the item's last (in the caller's transaction). Times are kept to
+/// the microsecond, as PostgreSQL stores them, so the hash is checked against what is read back.
+pub async fn append(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    item_id: Uuid,
+    kind: Kind,
+    at: DateTime<Utc>,
+    detail: &str,
+) -> Result<(), SharingError> {
+    let at = truncate_micros(at);
+    let (seq, prev_hash) = match custody::lock_last(conn, item_id).await? {
+        Some((seq, hash)) => (seq + 1, hash),
+        None => (1, GENESIS.to_owned()),
+    };
+    let hash = entry_hash(item_id, seq, kind.as_str(), at, detail, &prev_hash);
+    custody::insert(
+        conn,
+        owner,
+        &EntryRow {
+            item_id,
+            seq,
+            kind: kind.as_str().to_owned(),
+            at,
+            detail: detail.to_owned(),
+            prev_hash,
+            hash,
+        },
+    )
+    .await?;
+    Ok(())
+}
+
+fn truncate_micros(at: DateTime<Utc>) -> DateTime<Utc> {
+    DateTime::from_timestamp_micros(at.timestamp_micros()).unwrap_or(at)
+}
+
+/// Starts an item's chain from what evidence recorded (capture on the device, receipt and
+/// verification on the server), the first time the item is shared.
+pub async fn seed(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    item: &ItemFacts,
+) -> Result<(), SharingError> {
+    if custody::has_entries(conn, item.id).await? {
+        return Ok(());
+    }
+    append(
+        conn,
+        owner,
+        item.id,
+        Kind::Captured,
+        item.captured_at,
+        "device time",
+    )
+    .await?;
+    if let Some(at) = item.received_at {
+        append(
+            conn,
+            owner,
+            item.id,
+            Kind::Uploaded,
+            at,
+            "received by the server",
+        )
+        .await?;
+    }
+    if let Some(at) = item.verified_at {
+        append(
+            conn,
+            owner,
+            item.id,
+            Kind::Verified,
+            at,
+            &format!("SHA-256 {}", item.sha256),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// Walks one item's entries (in order) and returns the first that does not hold: a wrong
+/// sequence number, a `prev_hash` that is not the hash before it, or a hash that does not match
+/// its contents.
+pub fn first_broken(entries: &[EntryRow]) -> Option<&EntryRow> {
+    let mut expected_prev = GENESIS.to_owned();
+    for (index, entry) in entries.iter().enumerate() {
+        let seq_ok = entry.seq == i64::try_from(index).unwrap_or(i64::MAX) + 1;
+        let recomputed = entry_hash(
+            entry.item_id,
+            entry.seq,
+            &entry.kind,
+            entry.at,
+            &entry.detail,
+            &entry.prev_hash,
+        );
+        if !seq_ok || entry.prev_hash != expected_prev || recomputed != entry.hash {
+            return Some(entry);
+        }
+        expected_prev.clone_from(&entry.hash);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain(n: i64) -> Vec<EntryRow> {
+        let item = Uuid::now_v7();
+        let mut prev = GENESIS.to_owned();
+        (1..=n)
+            .map(|seq| {
+                let at = DateTime::from_timestamp(1_800_000_000 + seq, 0).unwrap_or_default();
+                let hash = entry_hash(item, seq, "viewed", at, "x", &prev);
+                let entry = EntryRow {
+                    item_id: item,
+                    seq,
+                    kind: "viewed".to_owned(),
+                    at,
+                    detail: "x".to_owned(),
+                    prev_hash: prev.clone(),
+                    hash: hash.clone(),
+                };
+                prev = hash;
+                entry
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_intact_chain_has_no_broken_entry() {
+        assert_eq!(first_broken(&chain(5)), None);
+        assert_eq!(first_broken(&[]), None);
+    }
+
+    #[test]
+    fn a_changed_detail_is_named() {
+        let mut entries = chain(5);
+        entries[2].detail = "changed".to_owned();
+        assert_eq!(first_broken(&entries).map(|e| e.seq), Some(3));
+    }
+
+    #[test]
+    fn a_removed_entry_breaks_the_next() {
+        let mut entries = chain(5);
+        entries.remove(1);
+        assert_eq!(first_broken(&entries).map(|e| e.seq), Some(3));
+    }
+
+    #[test]
+    fn a_rehashed_entry_still_breaks_its_successor() {
+        let mut entries = chain(4);
+        entries[1].detail = "changed".to_owned();
+        entries[1].hash = entry_hash(
+            entries[1].item_id,
+            2,
+            "viewed",
+            entries[1].at,
+            "changed",
+            &entries[1].prev_hash,
+        );
+        assert_eq!(first_broken(&entries).map(|e| e.seq), Some(3));
+    }
+}

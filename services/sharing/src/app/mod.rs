@@ -1,0 +1,15 @@
+//! Sharing's use-cases, one module each: domain values in and out, only the dependencies each
+//! uses.
+
+pub mod access;
+pub mod chat;
+pub mod create_share;
+pub mod custody;
+pub mod links;
+pub mod notify_chats;
+pub mod owner;
+pub mod purge;
+pub mod render_copies;
+pub mod send_links;
+pub mod verify;
+pub mod view;

@@ -1,0 +1,115 @@
+//! Every way a sharing operation can fail, and its one conversion to a gRPC status.
+
+use evidentia_common::errors::{FieldError, internal, invalid_fields, rate_limited, with_reason};
+use tonic::{Code, Status};
+
+/// Spec §4, §8: an expired folder cannot be shared.
+pub const EXPIRED_MESSAGE: &str = "Please extend your Storage Date for this file.";
+
+#[derive(Debug, thiserror::Error)]
+pub enum SharingError {
+    #[error("invalid fields")]
+    Invalid(Vec<FieldError>),
+    /// Missing, another user's, or another share's: the same answer, so ids cannot be probed.
+    #[error("not found")]
+    NotFound,
+    /// Verification found no copy for a number or a file; the message says which.
+    #[error("not issued")]
+    NotIssued(&'static str),
+    /// The link in a recipient's message names no share that is still on.
+    #[error("link no longer valid")]
+    LinkInvalid,
+    /// An access token that expired, or whose share was revoked.
+    #[error("access ended")]
+    AccessEnded,
+    /// The share was revoked: its conversation can be read, not written to.
+    #[error("chat closed")]
+    ChatClosed,
+    /// The folder's storage date has passed.
+    #[error("storage expired")]
+    Expired,
+    /// The code expired, was used, or ran out of tries.
+    #[error("code expired")]
+    CodeExpired,
+    #[error("rate limited")]
+    RateLimited {
+        message: &'static str,
+        retry_after_secs: u64,
+    },
+    /// The idempotency key was used before with another request.
+    #[error("idempotency key reused")]
+    KeyReused,
+    /// Another service refused; its status (a declined card, say) goes to the client as it is.
+    #[error("upstream: {0}")]
+    Upstream(Status),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl SharingError {
+    pub fn invalid(field: &str, message: &str) -> Self {
+        Self::Invalid(vec![FieldError::new(field, message)])
+    }
+}
+
+impl From<FieldError> for SharingError {
+    fn from(err: FieldError) -> Self {
+        Self::Invalid(vec![err])
+    }
+}
+
+impl From<sqlx::Error> for SharingError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+impl From<redis::RedisError> for SharingError {
+    fn from(err: redis::RedisError) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+impl From<SharingError> for Status {
+    fn from(err: SharingError) -> Self {
+        match err {
+            SharingError::Invalid(errors) => invalid_fields(&errors),
+            SharingError::NotFound => Status::not_found("Not found."),
+            SharingError::NotIssued(message) => with_reason(Code::NotFound, "not_found", message),
+            SharingError::LinkInvalid => with_reason(
+                Code::NotFound,
+                "link_invalid",
+                "This link is no longer valid.",
+            ),
+            SharingError::AccessEnded => with_reason(
+                Code::Unauthenticated,
+                "folder_token_invalid",
+                "Your access has ended. Open the link from your message again.",
+            ),
+            SharingError::ChatClosed => with_reason(
+                Code::FailedPrecondition,
+                "chat_closed",
+                "This share was revoked. Its conversation can be read but not added to.",
+            ),
+            SharingError::Expired => {
+                with_reason(Code::FailedPrecondition, "storage_expired", EXPIRED_MESSAGE)
+            }
+            SharingError::CodeExpired => with_reason(
+                Code::FailedPrecondition,
+                "code_expired",
+                "This code has expired. Send a new one.",
+            ),
+            SharingError::RateLimited {
+                message,
+                retry_after_secs,
+            } => rate_limited("rate_limited", message, retry_after_secs),
+            SharingError::KeyReused => with_reason(
+                Code::AlreadyExists,
+                "idempotency_key_reused",
+                "This Idempotency-Key was used with a different request.",
+            ),
+            SharingError::Upstream(status) => status,
+            SharingError::Internal(err) => internal(&err),
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! `custody_entries`: each item's append-only, hash-chained log.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntryRow {
+    pub item_id: Uuid,
+    pub seq: i64,
+    pub kind: String,
+    pub at: DateTime<Utc>,
+    pub detail: String,
+    pub prev_hash: String,
+    pub hash: String,
+}
+
+/// The item's last entry, locked so two appends cannot both follow it.
+#[tracing::instrument(skip_all, fields(item.id = %item_id))]
+pub async fn lock_last(
+    conn: &mut PgConnection,
+    item_id: Uuid,
+) -> sqlx::Result<Option<(i64, String)>> {
+    // The advisory lock serialises appends to one item, including its very first.
+    sqlx::query!(
+        "SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))",
+        item_id.to_string()
+    )
+    .execute(&mut *conn)
+    .await?;
+    let row = sqlx::query!(
+        "SELECT seq, hash FROM custody_entries WHERE item_id = $1 ORDER BY seq DESC LIMIT 1",
+        item_id
+    )
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.map(|r| (r.seq, r.hash)))
+}
+
+#[tracing::instrument(skip_all, fields(item.id = %e.item_id))]
+pub async fn insert(conn: &mut PgConnection, owner: Uuid, e: &EntryRow) -> sqlx::Result<()> {
+    sqlx::query!(
+        "INSERT INTO custody_entries (item_id, seq, owner_id, kind, at, detail, prev_hash, hash)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        e.item_id,
+        e.seq,
+        owner,
+        e.kind,
+        e.at,
+        e.detail,
+        e.prev_hash,
+        e.hash
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn for_items(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    items: &[Uuid],
+) -> sqlx::Result<Vec<EntryRow>> {
+    sqlx::query_as!(
+        EntryRow,
+        "SELECT item_id, seq, kind, at, detail, prev_hash, hash FROM custody_entries
+         WHERE owner_id = $1 AND item_id = ANY($2) ORDER BY item_id, seq",
+        owner,
+        items
+    )
+    .fetch_all(conn)
+    .await
+}
+
+#[tracing::instrument(skip_all, fields(item.id = %item_id))]
+pub async fn has_entries(conn: &mut PgConnection, item_id: Uuid) -> sqlx::Result<bool> {
+    let found = sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM custody_entries WHERE item_id = $1) AS "found!""#,
+        item_id
+    )
+    .fetch_one(conn)
+    .await?;
+    Ok(found)
+}

@@ -1,0 +1,10 @@
+//! Sharing's queries, one module per table, each a small instrumented function over
+//! `sqlx::query!`/`query_as!` (checked at compile time against the migrations; the offline cache
+//! is committed in `.sqlx/`).
+
+pub mod access;
+pub mod chat;
+pub mod copies;
+pub mod custody;
+pub mod deliveries;
+pub mod shares;
