@@ -17,6 +17,9 @@ pub enum EvidenceError {
     RetakeExpired,
     #[error("the upload is not in a state that allows this")]
     WrongState(&'static str),
+    /// Kept for a futuregram until it is released.
+    #[error("held")]
+    Held,
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -28,6 +31,9 @@ impl From<sqlx::Error> for EvidenceError {
 }
 
 pub const EXPIRED_MESSAGE: &str = "Please extend your Storage Date for this file.";
+
+pub const HELD_MESSAGE: &str =
+    "This file is kept for a futuregram. It can be changed once the futuregram is released.";
 
 impl From<EvidenceError> for Status {
     fn from(err: EvidenceError) -> Self {
@@ -43,6 +49,7 @@ impl From<EvidenceError> for Status {
             EvidenceError::WrongState(message) => {
                 with_reason(Code::FailedPrecondition, "wrong_state", message)
             }
+            EvidenceError::Held => with_reason(Code::FailedPrecondition, "held", HELD_MESSAGE),
             EvidenceError::Internal(err) => internal(&err),
         }
     }

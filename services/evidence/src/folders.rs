@@ -276,6 +276,7 @@ pub async fn delete(
     id: Uuid,
 ) -> Result<Vec<(String, Option<String>)>, EvidenceError> {
     let folder = get(conn, owner, id).await?;
+    crate::holds::refuse_folder(conn, id).await?;
     let objects = crate::items::list(conn, owner, id)
         .await?
         .iter()

@@ -462,6 +462,37 @@ impl EvidenceRpc for EvidenceApi {
         Ok(Response::new(self.folder(folder)))
     }
 
+    async fn hold_items(
+        &self,
+        request: Request<pb::HoldItemsRequest>,
+    ) -> Result<Response<pb::HoldItemsResponse>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let req = request.into_inner();
+        let hold_id = id(&req.hold_id)?;
+        let item_ids = req
+            .item_ids
+            .iter()
+            .map(|item| id(item))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut tx = self.tx().await?;
+        crate::holds::place(&mut tx, owner, hold_id, &item_ids).await?;
+        tx.commit().await.map_err(EvidenceError::from)?;
+        Ok(Response::new(pb::HoldItemsResponse {}))
+    }
+
+    async fn release_hold(
+        &self,
+        request: Request<pb::ReleaseHoldRequest>,
+    ) -> Result<Response<pb::ReleaseHoldResponse>, Status> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let hold_id = id(&request.into_inner().hold_id)?;
+        let mut conn = self.conn().await?;
+        crate::holds::release(&mut conn, owner, hold_id)
+            .await
+            .map_err(EvidenceError::from)?;
+        Ok(Response::new(pb::ReleaseHoldResponse {}))
+    }
+
     async fn read_original(
         &self,
         request: Request<pb::ReadOriginalRequest>,

@@ -451,6 +451,7 @@ pub async fn retake(
     {
         return Err(EvidenceError::RetakeExpired);
     }
+    crate::holds::refuse_item(&mut tx, item.id).await?;
     let valid = validate(
         &NewItem {
             folder_id: item.folder_id,
@@ -597,6 +598,7 @@ pub async fn rename(
 /// Deletes the owner's item (a verified one leaves the usage); returns it so its objects can be
 /// removed from S3 after the commit.
 pub async fn delete(conn: &mut PgConnection, owner: Uuid, id: Uuid) -> Result<Item, EvidenceError> {
+    crate::holds::refuse_item(conn, id).await?;
     let sql = format!("DELETE FROM items WHERE owner_id = $1 AND id = $2 RETURNING {COLUMNS}");
     let item: Item = sqlx::query_as(&sql)
         .bind(owner)

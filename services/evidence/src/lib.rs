@@ -7,6 +7,7 @@ pub mod error;
 pub mod folders;
 pub mod geocode;
 pub mod grpc;
+pub mod holds;
 pub mod items;
 pub mod storage;
 pub mod sweeper;

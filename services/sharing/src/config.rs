@@ -8,7 +8,7 @@ use evidentia_common::{
     sms::SmsConfig,
 };
 
-use crate::state::Settings;
+use crate::state::{Clock, Settings};
 
 /// The local stack's key for recipients' links (anyone can read it here, so it is refused
 /// elsewhere).
@@ -71,6 +71,24 @@ impl Config {
                     "SHARING_CHAT_NOTIFY_EVERY_SECONDS",
                     "30",
                 )?),
+                futuregram_quorum: env_or("SHARING_FUTUREGRAM_QUORUM", "1")?,
+                futuregram_wait: Duration::from_secs(env_or(
+                    "SHARING_FUTUREGRAM_WAIT_SECONDS",
+                    "172800",
+                )?),
+                futuregram_veto_window: Duration::from_secs(env_or(
+                    "SHARING_FUTUREGRAM_VETO_WINDOW_SECONDS",
+                    "86400",
+                )?),
+                futuregram_view_ttl: Duration::from_secs(env_or(
+                    "SHARING_FUTUREGRAM_VIEW_TTL_SECONDS",
+                    "604800",
+                )?),
+                futuregram_tick: Duration::from_secs(env_or(
+                    "SHARING_FUTUREGRAM_TICK_SECONDS",
+                    "5",
+                )?),
+                clock: Clock::system(),
             },
         })
     }

@@ -80,6 +80,24 @@ impl Recipient {
     }
 }
 
+/// How many executors one futuregram may have.
+pub const MAX_EXECUTORS: usize = 10;
+
+/// A futuregram's executor: reached by e-mail (their answer must give it), optionally by SMS.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecutorContact {
+    pub email: Email,
+    pub phone: Option<PhoneNumber>,
+}
+
+impl ExecutorContact {
+    pub fn phone_e164(&self) -> Option<String> {
+        self.phone
+            .as_ref()
+            .map(|p| format!("{}{}", p.country_code, p.national_number))
+    }
+}
+
 /// The letters of transaction numbers: digits and capitals without the ones read as others
 /// (0/O, 1/I/L) or spelling words by accident (U).
 const NUMBER_ALPHABET: &[u8] = b"23456789ABCDEFGHJKMNPQRSTVWXYZ";

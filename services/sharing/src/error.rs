@@ -25,6 +25,15 @@ pub enum SharingError {
     /// The share was revoked: its conversation can be read, not written to.
     #[error("chat closed")]
     ChatClosed,
+    /// A futuregram's view link that has expired: a fresh one can be sent to the recipient.
+    #[error("link expired")]
+    LinkExpired,
+    /// A futuregram view link that still works asks for no fresh one.
+    #[error("link still valid")]
+    LinkStillValid,
+    /// What was asked does not fit the futuregram's state; the message says why.
+    #[error("futuregram: {0}")]
+    Futuregram(String),
     /// The folder's storage date has passed.
     #[error("storage expired")]
     Expired,
@@ -91,6 +100,19 @@ impl From<SharingError> for Status {
                 "chat_closed",
                 "This share was revoked. Its conversation can be read but not added to.",
             ),
+            SharingError::LinkExpired => with_reason(
+                Code::FailedPrecondition,
+                "link_expired",
+                "This link has expired. We can send a new one to your address.",
+            ),
+            SharingError::LinkStillValid => with_reason(
+                Code::FailedPrecondition,
+                "link_valid",
+                "This link still works. Open it to see the files.",
+            ),
+            SharingError::Futuregram(message) => {
+                with_reason(Code::FailedPrecondition, "futuregram_state", &message)
+            }
             SharingError::Expired => {
                 with_reason(Code::FailedPrecondition, "storage_expired", EXPIRED_MESSAGE)
             }

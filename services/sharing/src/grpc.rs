@@ -20,12 +20,13 @@ use crate::{
         access::{self, Pass},
         chat::{self, Draft, Participant},
         create_share::{self, NewShare},
+        futuregram::{self, Action, ExecutorView, FuturegramView, NewFuturegramRequest},
         owner::{self, ItemCheck, ItemCustody, ShareView},
         verify::{self, Lookup, Verification},
         view::{self, SharedFolder},
     },
     directory,
-    domain::{CopyType, MAX_RECIPIENTS, Recipient},
+    domain::{CopyType, ExecutorContact, MAX_RECIPIENTS, Recipient},
     error::SharingError,
     state::AppState,
     store::{chat::ThreadSummary, custody::EntryRow},
@@ -267,6 +268,124 @@ fn summary_pb(t: ThreadSummary) -> pb::ChatSummary {
     }
 }
 
+fn executors(list: &[pb::Executor]) -> Result<Vec<ExecutorContact>, SharingError> {
+    futuregram::check_executor_count(list.len())?;
+    let mut errors = Vec::new();
+    let mut parsed: Vec<ExecutorContact> = Vec::with_capacity(list.len());
+    for (index, executor) in list.iter().enumerate() {
+        let email = Email::parse(&format!("executors[{index}].email"), &executor.email);
+        let phone = executor
+            .phone_number
+            .as_ref()
+            .filter(|p| !(p.country_code.is_empty() && p.national_number.is_empty()))
+            .map(|p| {
+                PhoneNumber::parse(
+                    &format!("executors[{index}].phone_number"),
+                    &p.country_code,
+                    &p.national_number,
+                )
+            })
+            .transpose();
+        match (email, phone) {
+            (Ok(email), Ok(phone)) => {
+                if parsed.iter().any(|e| e.email == email) {
+                    errors.push(FieldError::new(
+                        format!("executors[{index}].email"),
+                        "This executor is already on the list.",
+                    ));
+                } else {
+                    parsed.push(ExecutorContact { email, phone });
+                }
+            }
+            (email, phone) => {
+                errors.extend(email.err());
+                errors.extend(phone.err());
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(parsed)
+    } else {
+        Err(SharingError::Invalid(errors))
+    }
+}
+
+fn item_ids(list: &[String]) -> Result<Vec<Uuid>, SharingError> {
+    list.iter()
+        .map(|i| {
+            Uuid::parse_str(i)
+                .map_err(|_| SharingError::invalid("item_ids", "Choose files from this folder."))
+        })
+        .collect()
+}
+
+fn futuregram_pb(f: FuturegramView) -> pb::Futuregram {
+    pb::Futuregram {
+        share_id: f.row.share_id.to_string(),
+        situation_id: f.row.situation_id.to_string(),
+        folder_id: f.folder_id.to_string(),
+        folder_name: f.folder_name,
+        copy_type: copy_type_pb(CopyType::from_db(&f.copy_type)),
+        release_at: f.row.release_at.map(timestamp),
+        state: f.row.state,
+        due_at: f.row.due_at.map(timestamp),
+        released_at: f.row.released_at.map(timestamp),
+        created_at: Some(timestamp(f.row.created_at)),
+        items: f
+            .items
+            .into_iter()
+            .map(|(id, name, media_type)| pb::FuturegramItem {
+                id: id.to_string(),
+                name,
+                media_type,
+            })
+            .collect(),
+        recipients: f
+            .recipients
+            .into_iter()
+            .map(|(sent_to, channel)| pb::FuturegramRecipient { sent_to, channel })
+            .collect(),
+        executors: f
+            .executors
+            .into_iter()
+            .map(|e| pb::FuturegramExecutor {
+                id: e.id.to_string(),
+                email: e.email,
+                phone: e.phone.unwrap_or_default(),
+                state: e.state,
+                release_requested: e.release_requested_at.is_some(),
+                vetoed: e.vetoed_at.is_some(),
+                responded_at: e.responded_at.map(timestamp),
+            })
+            .collect(),
+        recipients_paid: f.row.recipients_paid,
+        payment_transaction_number: f.payment_transaction_number.unwrap_or_default(),
+    }
+}
+
+fn standing_pb(v: ExecutorView) -> pb::ExecutorStanding {
+    pb::ExecutorStanding {
+        state: v.state,
+        owner_name: v.owner_name,
+        folder_name: v.folder_name,
+        release_at: v.release_at.map(timestamp),
+        futuregram_state: v.futuregram_state,
+        due_at: v.due_at.map(timestamp),
+        release_requested: v.release_requested,
+        can_request_release: v.can_request_release,
+        can_veto: v.can_veto,
+    }
+}
+
+/// A link token as it can be: short URL-safe text. Anything else names nothing.
+fn link_token(value: &str) -> Result<&str, SharingError> {
+    if !value.is_empty() && value.len() <= 128 && value.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        Ok(value)
+    } else {
+        Err(SharingError::NotFound)
+    }
+}
+
 impl SharingApi {
     /// A recipient when an access token comes, else the signed-in owner.
     async fn participant(
@@ -284,6 +403,16 @@ impl SharingApi {
                 chat::as_recipient(&self.state.pool, &self.state.links, access_token, share_id)
                     .await?,
             )
+        }
+    }
+
+    fn futuregram_deps(&self) -> futuregram::Deps<'_> {
+        futuregram::Deps {
+            pool: &self.state.pool,
+            evidence: self.state.evidence.as_ref(),
+            payments: self.state.payments.as_ref(),
+            links: &self.state.links,
+            settings: &self.state.settings,
         }
     }
 
@@ -499,7 +628,7 @@ impl SharingRpc for SharingApi {
         let folder = view::view(
             &deps,
             &pass(&req.access_token, &req.link)?,
-            copy_type(req.copy_type)?,
+            Some(copy_type(req.copy_type)?),
         )
         .await?;
         Ok(Response::new(folder_pb(folder)))
@@ -510,10 +639,22 @@ impl SharingRpc for SharingApi {
         request: Request<pb::RecordCopyEventRequest>,
     ) -> Reply<pb::RecordCopyEventResponse> {
         let req = request.into_inner();
+        let pass = if req.futuregram_token.is_empty() {
+            pass(&req.access_token, &req.link)?
+        } else {
+            Pass::Delivery(
+                futuregram::open_view(
+                    &self.state.pool,
+                    &self.state.settings,
+                    &req.futuregram_token,
+                )
+                .await?,
+            )
+        };
         view::record_event(
             &self.state.pool,
             &self.state.links,
-            &pass(&req.access_token, &req.link)?,
+            &pass,
             id(&req.copy_id)?,
             &req.kind,
         )
@@ -594,6 +735,157 @@ impl SharingRpc for SharingApi {
         let chats = chat::list(&self.state.pool, owner).await?;
         Ok(Response::new(pb::ChatList {
             chats: chats.into_iter().map(summary_pb).collect(),
+        }))
+    }
+
+    async fn create_futuregram(
+        &self,
+        request: Request<pb::CreateFuturegramRequest>,
+    ) -> Reply<pb::CreateFuturegramResponse> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let req = request.into_inner();
+        let request_hash = hex::encode(Sha256::digest(
+            pb::CreateFuturegramRequest {
+                idempotency_key: String::new(),
+                ..req.clone()
+            }
+            .encode_to_vec(),
+        ));
+        let situation_id = Uuid::parse_str(&req.situation_id).map_err(|_| {
+            SharingError::invalid("situation_id", "Open the futuregram from a capture.")
+        })?;
+        let release_at = match req.release_at.as_ref() {
+            None => None,
+            Some(ts) => Some(evidentia_common::time::datetime(ts).ok_or_else(|| {
+                SharingError::invalid("release_at", "Choose a release date and time.")
+            })?),
+        };
+        let new = NewFuturegramRequest {
+            situation_id,
+            share: NewShare {
+                folder_id: id(&req.folder_id)?,
+                copy_type: copy_type(req.copy_type)?,
+                item_ids: item_ids(&req.item_ids)?,
+                recipients: recipients(&req.recipients)?,
+                pay_with: req.pay_with,
+                idempotency_key: req.idempotency_key,
+                request_hash,
+            },
+            executors: executors(&req.executors)?,
+            release_at,
+        };
+        let created = futuregram::create(&self.futuregram_deps(), owner, new).await?;
+        self.state.work.notify_waiters();
+        Ok(Response::new(pb::CreateFuturegramResponse {
+            futuregram: Some(futuregram_pb(created.futuregram)),
+            payment: Some(created.payment),
+        }))
+    }
+
+    async fn list_situation_futuregrams(
+        &self,
+        request: Request<pb::ListSituationFuturegramsRequest>,
+    ) -> Reply<pb::SituationFuturegrams> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let situation = id(&request.into_inner().situation_id)?;
+        let views = futuregram::for_situation(&self.state.pool, owner, situation).await?;
+        Ok(Response::new(pb::SituationFuturegrams {
+            situation_id: situation.to_string(),
+            futuregrams: views.into_iter().map(futuregram_pb).collect(),
+        }))
+    }
+
+    async fn update_futuregram_recipients(
+        &self,
+        request: Request<pb::UpdateFuturegramRecipientsRequest>,
+    ) -> Reply<pb::Futuregram> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let req = request.into_inner();
+        let share_id = id(&req.share_id)?;
+        let list = recipients(&req.recipients)?;
+        let view = futuregram::update_recipients(&self.state.pool, owner, share_id, &list).await?;
+        Ok(Response::new(futuregram_pb(view)))
+    }
+
+    async fn update_futuregram_executors(
+        &self,
+        request: Request<pb::UpdateFuturegramExecutorsRequest>,
+    ) -> Reply<pb::Futuregram> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let req = request.into_inner();
+        let share_id = id(&req.share_id)?;
+        let list = executors(&req.executors)?;
+        let view = futuregram::update_executors(
+            &self.state.pool,
+            &self.state.links,
+            owner,
+            share_id,
+            &list,
+        )
+        .await?;
+        Ok(Response::new(futuregram_pb(view)))
+    }
+
+    async fn cancel_futuregram_release(
+        &self,
+        request: Request<pb::CancelFuturegramReleaseRequest>,
+    ) -> Reply<pb::Futuregram> {
+        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let share_id = id(&request.into_inner().share_id)?;
+        let view = futuregram::cancel_release(&self.state.pool, owner, share_id).await?;
+        Ok(Response::new(futuregram_pb(view)))
+    }
+
+    async fn respond_as_executor(
+        &self,
+        request: Request<pb::RespondAsExecutorRequest>,
+    ) -> Reply<pb::ExecutorStanding> {
+        let req = request.into_inner();
+        let token = link_token(&req.token)?;
+        let email = Email::parse("email", &req.email).map_err(SharingError::from)?;
+        let action = Action::parse(&req.action)?;
+        let deps = futuregram::RespondDeps {
+            pool: &self.state.pool,
+            settings: &self.state.settings,
+            links: &self.state.links,
+        };
+        let standing = futuregram::respond(&deps, token, &email, action).await?;
+        Ok(Response::new(standing_pb(standing)))
+    }
+
+    async fn view_futuregram(
+        &self,
+        request: Request<pb::ViewFuturegramRequest>,
+    ) -> Reply<pb::SharedFolder> {
+        let req = request.into_inner();
+        let token = link_token(&req.token)?;
+        let delivery = futuregram::open_view(&self.state.pool, &self.state.settings, token).await?;
+        let deps = view::Deps {
+            pool: &self.state.pool,
+            links: &self.state.links,
+            evidence: self.state.evidence.as_ref(),
+            copies: self.state.copies.as_ref(),
+        };
+        let folder = view::view(&deps, &Pass::Delivery(delivery), None).await?;
+        Ok(Response::new(folder_pb(folder)))
+    }
+
+    async fn refresh_futuregram_link(
+        &self,
+        request: Request<pb::RefreshFuturegramLinkRequest>,
+    ) -> Reply<pb::FuturegramLinkSent> {
+        let req = request.into_inner();
+        let token = link_token(&req.token)?;
+        let deps = futuregram::RefreshDeps {
+            pool: &self.state.pool,
+            redis: &self.state.redis,
+            links: &self.state.links,
+            messengers: &self.state.messengers,
+            settings: &self.state.settings,
+        };
+        let masked = futuregram::refresh(&deps, token, &req.client_ip).await?;
+        Ok(Response::new(pb::FuturegramLinkSent {
+            sent_to_masked: masked,
         }))
     }
 }

@@ -59,6 +59,9 @@ pub trait Evidence: Send + Sync {
         item_id: Uuid,
         to: &Path,
     ) -> Result<(), SharingError>;
+    /// Keeps the owner's items (no delete, no retake) until the hold is released.
+    async fn hold(&self, owner: Uuid, hold_id: Uuid, items: &[Uuid]) -> Result<(), SharingError>;
+    async fn release_hold(&self, owner: Uuid, hold_id: Uuid) -> Result<(), SharingError>;
 }
 
 #[async_trait]
@@ -187,6 +190,29 @@ impl Evidence for EvidenceGrpc {
         file.flush()
             .await
             .map_err(|e| SharingError::Internal(e.into()))?;
+        Ok(())
+    }
+
+    async fn hold(&self, owner: Uuid, hold_id: Uuid, items: &[Uuid]) -> Result<(), SharingError> {
+        self.0
+            .clone()
+            .hold_items(as_user(owner).request(evidence::HoldItemsRequest {
+                hold_id: hold_id.to_string(),
+                item_ids: items.iter().map(Uuid::to_string).collect(),
+            }))
+            .await
+            .map_err(upstream)?;
+        Ok(())
+    }
+
+    async fn release_hold(&self, owner: Uuid, hold_id: Uuid) -> Result<(), SharingError> {
+        self.0
+            .clone()
+            .release_hold(as_user(owner).request(evidence::ReleaseHoldRequest {
+                hold_id: hold_id.to_string(),
+            }))
+            .await
+            .map_err(upstream)?;
         Ok(())
     }
 }

@@ -22,7 +22,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
-    app::{links::Links, notify_chats, purge, render_copies, send_links},
+    app::{links::Links, notify_chats, purge, release_futuregrams, render_copies, send_links},
     config::Config,
     directory,
     grpc::SharingApi,
@@ -91,6 +91,7 @@ impl Service for SharingService {
         tokio::spawn(render_copies::run(state.clone(), shutdown.clone()));
         tokio::spawn(send_links::run(state.clone(), shutdown.clone()));
         tokio::spawn(notify_chats::run(state.clone(), shutdown.clone()));
+        tokio::spawn(release_futuregrams::run(state.clone(), shutdown.clone()));
         let health = infra.health_service(
             &["evidentia.sharing.v1.SharingService"],
             vec![Arc::new(redis)],

@@ -1,6 +1,15 @@
 //! What every request handler and background task of sharing can reach.
 
-use std::{path::PathBuf, sync::Arc, time::Duration};
+use std::{
+    path::PathBuf,
+    sync::{
+        Arc,
+        atomic::{AtomicI64, Ordering},
+    },
+    time::Duration,
+};
+
+use chrono::{DateTime, Utc};
 
 use redis::aio::ConnectionManager;
 use sqlx::PgPool;
@@ -33,6 +42,42 @@ pub struct Settings {
     pub chat_away_after: Duration,
     /// How often the chat notifier looks for readers who are away.
     pub chat_notify_every: Duration,
+    /// Executors who must ask before a futuregram without a date is released (at most as many
+    /// as have not declined).
+    pub futuregram_quorum: u32,
+    /// After executors ask, how long the owner has to cancel before the release.
+    pub futuregram_wait: Duration,
+    /// Before a dated release: when executors are reminded, and may stop it.
+    pub futuregram_veto_window: Duration,
+    /// How long a released futuregram's view link works (a fresh one can be mailed).
+    pub futuregram_view_ttl: Duration,
+    /// How often the futuregram scheduler looks for work.
+    pub futuregram_tick: Duration,
+    /// The futuregram scheduler's time.
+    pub clock: Clock,
+}
+
+/// The time as the futuregram scheduler sees it: the system's, moved forward by an offset
+/// that only tests change (clones share the offset).
+#[derive(Debug, Clone, Default)]
+pub struct Clock {
+    offset_ms: Arc<AtomicI64>,
+}
+
+impl Clock {
+    pub fn system() -> Self {
+        Self::default()
+    }
+
+    pub fn now(&self) -> DateTime<Utc> {
+        Utc::now() + chrono::Duration::milliseconds(self.offset_ms.load(Ordering::Relaxed))
+    }
+
+    /// Moves this clock (and its clones) forward.
+    pub fn advance(&self, by: Duration) {
+        let ms = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);
+        self.offset_ms.fetch_add(ms, Ordering::Relaxed);
+    }
 }
 
 #[derive(Clone)]

@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod chat;
 pub mod evidence;
+pub mod futuregram;
 pub mod health;
 pub mod organizations;
 pub mod payments;
@@ -72,6 +73,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(referrals::routes())
         .merge(sharing::routes())
         .merge(chat::routes())
+        .merge(futuregram::routes())
         .merge(support::routes())
 }
 

@@ -93,6 +93,23 @@ pub struct RecipientInput {
     pub phone_number: Option<PhoneNumber>,
 }
 
+pub fn recipients_pb(list: Vec<RecipientInput>) -> Vec<sharing::Recipient> {
+    list.into_iter()
+        .map(|r| sharing::Recipient {
+            address: match (r.email, r.phone_number) {
+                (Some(email), _) => Some(sharing::recipient::Address::Email(email)),
+                (None, Some(phone)) => Some(sharing::recipient::Address::PhoneNumber(
+                    sharing::PhoneNumber {
+                        country_code: phone.country_code,
+                        national_number: phone.national_number,
+                    },
+                )),
+                (None, None) => None,
+            },
+        })
+        .collect()
+}
+
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ShareRequest {
     pub copy_type: CopyType,
@@ -193,22 +210,7 @@ async fn share_folder(
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(body): ApiJson<ShareRequest>,
 ) -> ApiResult<(StatusCode, Json<ShareCreated>)> {
-    let recipients = body
-        .recipients
-        .into_iter()
-        .map(|r| sharing::Recipient {
-            address: match (r.email, r.phone_number) {
-                (Some(email), _) => Some(sharing::recipient::Address::Email(email)),
-                (None, Some(phone)) => Some(sharing::recipient::Address::PhoneNumber(
-                    sharing::PhoneNumber {
-                        country_code: phone.country_code,
-                        national_number: phone.national_number,
-                    },
-                )),
-                (None, None) => None,
-            },
-        })
-        .collect();
+    let recipients = recipients_pb(body.recipients);
     let created = state
         .clients
         .sharing
@@ -652,6 +654,16 @@ async fn view_unauthenticated(
     view(&state, token, link, CopyType::Unauthenticated).await
 }
 
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct CopyEventQuery {
+    /// A public link's token; without it, the `X-Folder-Token` header.
+    #[param(max_length = 200)]
+    pub link: Option<String>,
+    /// A released futuregram's view link token, in place of both.
+    #[param(max_length = 200)]
+    pub futuregram: Option<String>,
+}
+
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CopyEventRequest {
     /// `viewed` or `downloaded`.
@@ -661,18 +673,19 @@ pub struct CopyEventRequest {
 
 /// A recipient opened or downloaded a copy (the file's custody log says so).
 #[utoipa::path(post, path = "/api/sharing/copies/{copy_id}/events/", tag = "sharing",
-    params(("copy_id" = String, Path), LinkQuery, ("X-Folder-Token" = Option<String>, Header)),
+    params(("copy_id" = String, Path), CopyEventQuery, ("X-Folder-Token" = Option<String>, Header)),
     request_body = CopyEventRequest,
     responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn copy_event(
     State(state): State<AppState>,
     FolderToken(token): FolderToken,
     ApiPath(copy_id): ApiPath<String>,
-    ApiQuery(query): ApiQuery<LinkQuery>,
+    ApiQuery(query): ApiQuery<CopyEventQuery>,
     ApiJson(body): ApiJson<CopyEventRequest>,
 ) -> ApiResult<StatusCode> {
+    let futuregram_token = query.futuregram.unwrap_or_default();
     let link = query.link.unwrap_or_default();
-    let token = if link.is_empty() {
+    let token = if link.is_empty() && futuregram_token.is_empty() {
         token
     } else {
         String::new()
@@ -686,6 +699,7 @@ async fn copy_event(
             link,
             copy_id,
             kind: body.kind,
+            futuregram_token,
         })
         .await?;
     Ok(StatusCode::NO_CONTENT)

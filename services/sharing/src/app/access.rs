@@ -214,6 +214,8 @@ pub async fn check_code(
 pub enum Pass<'a> {
     Token(&'a str),
     Link(&'a str),
+    /// A delivery already opened another way (a released futuregram's view link).
+    Delivery(uuid::Uuid),
 }
 
 /// The delivery a pass opens, or why not.
@@ -233,6 +235,10 @@ pub async fn authorize(
                 SharingError::AccessEnded,
             )
         }
+        Pass::Delivery(delivery) => open_or(
+            deliveries::open(&mut conn, *delivery).await?,
+            SharingError::LinkInvalid,
+        ),
         Pass::Link(link) => {
             let delivery = links.public(link).ok_or(SharingError::LinkInvalid)?;
             let opened = open_or(

@@ -55,45 +55,79 @@ pub async fn create_share(
     new: NewShare,
 ) -> Result<Created, SharingError> {
     let folder = deps.evidence.folder(owner, new.folder_id).await?;
-    let mut conn = deps.pool.acquire().await?;
-    let existing = shares::find_request(&mut conn, owner, &new.idempotency_key).await?;
-    drop(conn);
-    let (share_id, fresh) = match existing {
-        Some(request) if request.request_hash != new.request_hash => {
-            return Err(SharingError::KeyReused);
+    let (share_id, fresh) = match existing(deps.pool, owner, &new).await? {
+        Some(share_id) => (share_id, false),
+        None => {
+            let items = prepare(deps.evidence, owner, &folder, &new).await?;
+            let mut tx = deps.pool.begin().await?;
+            let share_id = record(&mut tx, owner, &folder, &new, &items).await?;
+            tx.commit().await?;
+            (share_id, true)
         }
-        Some(request) => (request.share_id, false),
-        None => (record(deps, owner, &folder, &new).await?, true),
     };
+    let payment = pay(deps, owner, &folder, &new, share_id, fresh).await?;
+    activate(deps, owner, share_id, &payment_number(&payment)).await?;
+    let mut conn = deps.pool.acquire().await?;
+    let share = owner::share_view(&mut conn, deps.links, owner, share_id).await?;
+    Ok(Created { share, payment })
+}
 
-    let payment = match deps
+/// The share an earlier request with the same idempotency key recorded; a key reused for
+/// another request is refused.
+pub async fn existing(
+    pool: &PgPool,
+    owner: Uuid,
+    new: &NewShare,
+) -> Result<Option<Uuid>, SharingError> {
+    let mut conn = pool.acquire().await?;
+    match shares::find_request(&mut conn, owner, &new.idempotency_key).await? {
+        Some(request) if request.request_hash != new.request_hash => Err(SharingError::KeyReused),
+        Some(request) => Ok(Some(request.share_id)),
+        None => Ok(None),
+    }
+}
+
+/// Pays for the recorded share with a key derived from it. A refusal (nothing was charged)
+/// forgets the share, so a retry with the key starts afresh.
+pub async fn pay(
+    deps: &Deps<'_>,
+    owner: Uuid,
+    folder: &FolderFacts,
+    new: &NewShare,
+    share_id: Uuid,
+    fresh: bool,
+) -> Result<payments::PayResponse, SharingError> {
+    match deps
         .payments
-        .pay(owner, pay_request(&folder, &new, share_id))
+        .pay(owner, pay_request(folder, new, share_id))
         .await
     {
-        Ok(payment) => payment,
+        Ok(payment) => Ok(payment),
         Err(SharingError::Upstream(status)) if refused(status.code()) => {
-            // Nothing was bought: the share goes, and a retry with the key starts afresh.
             let mut conn = deps.pool.acquire().await?;
             shares::delete_unpaid(&mut conn, share_id).await?;
-            return Err(SharingError::Upstream(status));
+            Err(SharingError::Upstream(status))
         }
         Err(other) => {
             if fresh {
                 tracing::warn!(share.id = %share_id, "payment outcome unknown; a retry with the same key continues the share");
             }
-            return Err(other);
+            Err(other)
         }
-    };
-    let number = payment
+    }
+}
+
+pub fn payment_number(payment: &payments::PayResponse) -> String {
+    payment
         .transaction
         .as_ref()
         .map(|t| t.transaction_number.clone())
-        .unwrap_or_default();
-    activate(deps, owner, share_id, &number).await?;
-    let mut conn = deps.pool.acquire().await?;
-    let share = owner::share_view(&mut conn, deps.links, owner, share_id).await?;
-    Ok(Created { share, payment })
+        .unwrap_or_default()
+}
+
+/// Whether an error from `pay` means nothing was bought (the share was forgotten).
+pub fn is_refusal(err: &SharingError) -> bool {
+    matches!(err, SharingError::Upstream(status) if refused(status.code()))
 }
 
 /// Payments answered with a refusal (a declined card, a bad choice): nothing was charged.
@@ -166,20 +200,31 @@ fn choose(items: Vec<ItemFacts>, chosen: &[Uuid]) -> Result<Vec<ItemFacts>, Shar
     Ok(picked)
 }
 
-async fn record(
-    deps: &Deps<'_>,
+/// The items a new share takes, checked: the folder has not expired, each is stored and verified.
+pub async fn prepare(
+    evidence: &dyn Evidence,
     owner: Uuid,
     folder: &FolderFacts,
     new: &NewShare,
-) -> Result<Uuid, SharingError> {
+) -> Result<Vec<ItemFacts>, SharingError> {
     if folder.expired {
         return Err(SharingError::Expired);
     }
-    let items = choose(deps.evidence.items(owner, folder.id).await?, &new.item_ids)?;
-    let mut tx = deps.pool.begin().await?;
+    choose(evidence.items(owner, folder.id).await?, &new.item_ids)
+}
+
+/// Records the share awaiting payment, in the caller's transaction: its items (as they are
+/// now), one delivery per recipient, and the request's idempotency key.
+pub async fn record(
+    tx: &mut sqlx::PgConnection,
+    owner: Uuid,
+    folder: &FolderFacts,
+    new: &NewShare,
+    items: &[ItemFacts],
+) -> Result<Uuid, SharingError> {
     let generated_for = match new.copy_type {
         CopyType::Authenticated => Some(
-            directory::find(&mut tx, owner)
+            directory::find(&mut *tx, owner)
                 .await?
                 .ok_or(SharingError::NotFound)?
                 .display_name(),
@@ -188,7 +233,7 @@ async fn record(
     };
     let share_id = Uuid::now_v7();
     shares::insert(
-        &mut tx,
+        &mut *tx,
         &NewShareRow {
             id: share_id,
             owner_id: owner,
@@ -201,7 +246,7 @@ async fn record(
     .await?;
     for (position, item) in items.iter().enumerate() {
         shares::insert_item(
-            &mut tx,
+            &mut *tx,
             share_id,
             &ShareItemRow {
                 item_id: item.id,
@@ -219,11 +264,11 @@ async fn record(
             },
         )
         .await?;
-        custody::seed(&mut tx, owner, item).await?;
+        custody::seed(&mut *tx, owner, item).await?;
     }
     for recipient in &new.recipients {
         add_delivery(
-            &mut tx,
+            &mut *tx,
             share_id,
             recipient.channel(),
             &recipient.address(),
@@ -232,14 +277,13 @@ async fn record(
         .await?;
     }
     shares::insert_request(
-        &mut tx,
+        &mut *tx,
         owner,
         &new.idempotency_key,
         &new.request_hash,
         share_id,
     )
     .await?;
-    tx.commit().await?;
     Ok(share_id)
 }
 
@@ -287,15 +331,34 @@ async fn activate(
     if !shares::activate(&mut tx, share_id, payment_number).await? {
         return Ok(());
     }
-    let share = shares::get(&mut tx, share_id)
+    queue_copies(&mut tx, owner, share_id).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A copy to render for every recipient and item of a share that has just become active, and
+/// a custody entry per item and recipient.
+pub async fn queue_copies(
+    tx: &mut sqlx::PgConnection,
+    owner: Uuid,
+    share_id: Uuid,
+) -> Result<(), SharingError> {
+    let share = shares::get(&mut *tx, share_id)
         .await?
         .ok_or(SharingError::NotFound)?;
-    let items = shares::items(&mut tx, share_id).await?;
-    for delivery in deliveries::for_share(&mut tx, share_id).await? {
+    let items = shares::items(&mut *tx, share_id).await?;
+    for delivery in deliveries::for_share(&mut *tx, share_id).await? {
         for item in &items {
-            copies::insert(&mut tx, Uuid::now_v7(), delivery.id, share_id, item.item_id).await?;
+            copies::insert(
+                &mut *tx,
+                Uuid::now_v7(),
+                delivery.id,
+                share_id,
+                item.item_id,
+            )
+            .await?;
             custody::append(
-                &mut tx,
+                &mut *tx,
                 owner,
                 item.item_id,
                 Kind::Shared,
@@ -308,6 +371,5 @@ async fn activate(
             .await?;
         }
     }
-    tx.commit().await?;
     Ok(())
 }

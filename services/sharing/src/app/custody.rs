@@ -30,6 +30,8 @@ pub enum Kind {
     Downloaded,
     Revoked,
     ChatMessage,
+    Scheduled,
+    Released,
 }
 
 impl Kind {
@@ -46,6 +48,8 @@ impl Kind {
             Self::Downloaded => "downloaded",
             Self::Revoked => "revoked",
             Self::ChatMessage => "chat_message",
+            Self::Scheduled => "scheduled",
+            Self::Released => "released",
         }
     }
 }

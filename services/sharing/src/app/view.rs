@@ -70,11 +70,11 @@ fn download_name(name: &str, content_type: Option<&str>) -> String {
 pub async fn view(
     deps: &Deps<'_>,
     pass: &Pass<'_>,
-    wanted: CopyType,
+    wanted: Option<CopyType>,
 ) -> Result<SharedFolder, SharingError> {
     let opened = authorize(deps.pool, deps.links, pass).await?;
     let copy_type = CopyType::from_db(&opened.copy_type);
-    if copy_type != wanted {
+    if wanted.is_some_and(|wanted| wanted != copy_type) {
         return Err(SharingError::NotFound);
     }
     let expired = match deps

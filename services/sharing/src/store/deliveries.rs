@@ -108,7 +108,7 @@ pub async fn by_transaction_number(
 ) -> sqlx::Result<Option<Uuid>> {
     sqlx::query_scalar!(
         "SELECT d.id FROM deliveries d JOIN shares s ON s.id = d.share_id
-         WHERE d.transaction_number = $1 AND s.state <> 'awaiting_payment'",
+         WHERE d.transaction_number = $1 AND s.state IN ('active', 'revoked')",
         number
     )
     .fetch_optional(conn)
@@ -189,5 +189,29 @@ pub async fn unmark_notified(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<
     sqlx::query!("UPDATE deliveries SET notified_at = NULL WHERE id = $1", id)
         .execute(conn)
         .await?;
+    Ok(())
+}
+
+/// A scheduled share's recipients, replaced before its release (no copy exists yet).
+#[tracing::instrument(skip_all, fields(share.id = %share_id))]
+pub async fn remove_recipients(conn: &mut PgConnection, share_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!(
+        "DELETE FROM deliveries WHERE share_id = $1 AND channel <> 'link'",
+        share_id
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Marks every recipient of the share as told (a futuregram sends its own links on release).
+#[tracing::instrument(skip_all, fields(share.id = %share_id))]
+pub async fn mark_all_notified(conn: &mut PgConnection, share_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!(
+        "UPDATE deliveries SET notified_at = now() WHERE share_id = $1 AND notified_at IS NULL",
+        share_id
+    )
+    .execute(conn)
+    .await?;
     Ok(())
 }

@@ -7,4 +7,5 @@ pub mod chat;
 pub mod copies;
 pub mod custody;
 pub mod deliveries;
+pub mod futuregrams;
 pub mod shares;

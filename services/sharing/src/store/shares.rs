@@ -157,7 +157,7 @@ pub async fn get_owned(
         ShareRow,
         "SELECT id, owner_id, folder_id, folder_name, copy_type, generated_for, state,
                 payment_transaction_number, created_at, revoked_at
-         FROM shares WHERE id = $1 AND owner_id = $2 AND state <> 'awaiting_payment'",
+         FROM shares WHERE id = $1 AND owner_id = $2 AND state IN ('active', 'revoked')",
         id,
         owner
     )
@@ -175,7 +175,7 @@ pub async fn list_for_folder(
         ShareRow,
         "SELECT id, owner_id, folder_id, folder_name, copy_type, generated_for, state,
                 payment_transaction_number, created_at, revoked_at
-         FROM shares WHERE owner_id = $1 AND folder_id = $2 AND state <> 'awaiting_payment'
+         FROM shares WHERE owner_id = $1 AND folder_id = $2 AND state IN ('active', 'revoked')
          ORDER BY created_at DESC, id DESC",
         owner,
         folder_id
@@ -209,6 +209,37 @@ pub async fn activate(
          WHERE id = $1 AND state = 'awaiting_payment'",
         id,
         payment_number
+    )
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// `true` for the one call that moved a futuregram's share from awaiting payment to scheduled.
+#[tracing::instrument(skip_all, fields(share.id = %id))]
+pub async fn schedule(
+    conn: &mut PgConnection,
+    id: Uuid,
+    payment_number: &str,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query!(
+        "UPDATE shares SET state = 'scheduled', payment_transaction_number = $2
+         WHERE id = $1 AND state = 'awaiting_payment'",
+        id,
+        payment_number
+    )
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// `true` for the one call that released a scheduled share (it is then an ordinary share).
+#[tracing::instrument(skip_all, fields(share.id = %id))]
+pub async fn release(conn: &mut PgConnection, id: Uuid, at: DateTime<Utc>) -> sqlx::Result<bool> {
+    let done = sqlx::query!(
+        "UPDATE shares SET state = 'active', created_at = $2 WHERE id = $1 AND state = 'scheduled'",
+        id,
+        at
     )
     .execute(conn)
     .await?;
@@ -261,7 +292,7 @@ pub async fn counters(
            FROM shares s
            JOIN share_items i ON i.share_id = s.id
            JOIN deliveries d ON d.share_id = s.id AND d.channel <> 'link'
-           WHERE s.owner_id = $1 AND s.folder_id = $2 AND s.state <> 'awaiting_payment'
+           WHERE s.owner_id = $1 AND s.folder_id = $2 AND s.state IN ('active', 'revoked')
            GROUP BY i.item_id"#,
         owner,
         folder_id

@@ -1357,6 +1357,155 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sharing/futuregram/executor/respond/{token}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An executor answers from their invitation's link (open to anyone holding it). */
+        post: operations["respond_as_executor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/futuregram/refresh-token/{token}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a fresh view link to the recipient's own address in place of an expired one (the
+         *     link itself is never answered).
+         */
+        post: operations["refresh_futuregram_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/futuregram/situation/{situation_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's futuregrams of a capture situation, with each executor's answer. */
+        get: operations["situation_futuregrams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/futuregram/view/{token}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A released futuregram's copies, by the recipient's view link (open to anyone holding it). An
+         *     expired link is 400 `link_expired`: ask for a fresh one.
+         */
+        get: operations["view_futuregram"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/futuregram/{share_id}/cancel-release/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancels a release executors asked for, during its waiting period. */
+        post: operations["cancel_futuregram_release"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/futuregram/{share_id}/executors/update/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Sets the executors before the release: kept ones keep their answer, removed ones' links stop
+         *     working, new ones are invited.
+         */
+        put: operations["update_futuregram_executors"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/futuregram/{share_id}/recipients/update/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replaces the recipients before the release (up to as many as were paid for). */
+        put: operations["update_futuregram_recipients"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/scheduled-shares/create/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buys a futuregram: a share released later (by `release_at`, or by its executors), paid now
+         *     like a share (same price and Idempotency-Key rules; a declined card is 402 and creates
+         *     nothing). Executors are invited by e-mail; its files cannot be deleted until the release.
+         */
+        post: operations["create_futuregram"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sharing/shared/{sharing_id}/chat/": {
         parameters: {
             query?: never;
@@ -1837,6 +1986,40 @@ export interface components {
             /** @description What the user sees. */
             message: string;
         };
+        /**
+         * @description An executor: the e-mail address their invitation goes to (and their answers must give),
+         *     optionally a phone number that gets the same links by SMS.
+         */
+        ExecutorInput: {
+            email: string;
+            phone_number?: null | components["schemas"]["PhoneNumber"];
+        };
+        ExecutorResponse: {
+            /**
+             * @description `accepted` or `declined`; an accepted executor may also send `release` (ask for the
+             *     release of a futuregram without a date) or `veto` (stop a dated one in its veto window).
+             */
+            action: string;
+            /** @description The address the invitation was sent to. */
+            email: string;
+        };
+        ExecutorStanding: {
+            can_request_release: boolean;
+            can_veto: boolean;
+            /** @description Waiting: when the release happens; dated: when a veto becomes possible. */
+            due_at?: string | null;
+            folder_name: string;
+            /** @description `pending`, `waiting`, `released` or `vetoed`. */
+            futuregram_state: string;
+            owner_name: string;
+            release_at?: string | null;
+            release_requested: boolean;
+            /** @description `invited`, `accepted` or `declined`. */
+            state: string;
+        };
+        ExecutorsUpdate: {
+            executors: components["schemas"]["ExecutorInput"][];
+        };
         /** @description A folder with its storage date (spec §2 "Tag chips": expire soon, expired). */
         Folder: {
             /** @description RFC 3339. */
@@ -1865,6 +2048,73 @@ export interface components {
         FolderShares: {
             folder_id: string;
             shares: components["schemas"]["Share"][];
+        };
+        Futuregram: {
+            copy_type: components["schemas"]["CopyType"];
+            created_at?: string | null;
+            due_at?: string | null;
+            executors: components["schemas"]["FuturegramExecutor"][];
+            folder_id: string;
+            folder_name: string;
+            items: components["schemas"]["FuturegramItem"][];
+            payment_transaction_number: string;
+            recipients: components["schemas"]["FuturegramRecipient"][];
+            /**
+             * Format: int32
+             * @description Recipients paid for: an update may change them, not add more.
+             */
+            recipients_paid: number;
+            /** @description Absent: released by its executors. */
+            release_at?: string | null;
+            released_at?: string | null;
+            /** @description The share it releases (after the release, an ordinary share of the folder). */
+            share_id: string;
+            situation_id: string;
+            /**
+             * @description `pending`, `waiting` (executors asked; released at `due_at` unless cancelled),
+             *     `released` or `vetoed`.
+             */
+            state: string;
+        };
+        FuturegramCreated: {
+            futuregram: components["schemas"]["Futuregram"];
+            stored_account: components["schemas"]["StoredAccount"];
+            transaction: components["schemas"]["Transaction"];
+        };
+        FuturegramExecutor: {
+            email: string;
+            id: string;
+            /** @description E.164, or empty. */
+            phone: string;
+            release_requested: boolean;
+            responded_at?: string | null;
+            /** @description `invited`, `accepted` or `declined`. */
+            state: string;
+            vetoed: boolean;
+        };
+        FuturegramItem: {
+            id: string;
+            media_type: string;
+            name: string;
+        };
+        FuturegramRecipient: {
+            /** @description `email` or `sms`. */
+            channel: string;
+            sent_to: string;
+        };
+        FuturegramRequest: {
+            copy_type: components["schemas"]["CopyType"];
+            executors?: components["schemas"]["ExecutorInput"][];
+            folder_id: string;
+            /** @description The files to release; empty or absent: the whole folder. */
+            item_ids?: string[];
+            /** @description `wallet` or `card`. */
+            pay_with: string;
+            recipients: components["schemas"]["RecipientInput"][];
+            /** @description RFC 3339. Absent: released when executors ask for it (at least one executor needed). */
+            release_at?: string | null;
+            /** @description The capture situation (the capture screen's `situation`) it belongs to. */
+            situation_id: string;
         };
         Health: {
             /** @description Services that are not serving. */
@@ -2006,6 +2256,10 @@ export interface components {
             username: string;
             /** @description Needed when the invite came by SMS: the sign-up code verification of `email`. */
             verification_token?: string;
+        };
+        LinkSent: {
+            /** @description Where the fresh link went, masked. */
+            sent_to: string;
         };
         LoginRequest: {
             password: string;
@@ -2307,6 +2561,9 @@ export interface components {
             email?: string | null;
             phone_number?: null | components["schemas"]["PhoneNumber"];
         };
+        RecipientsUpdate: {
+            recipients: components["schemas"]["RecipientInput"][];
+        };
         RecoverAccountRequest: {
             password: string;
             /** @description A username or an e-mail. */
@@ -2492,6 +2749,11 @@ export interface components {
             authenticated: number;
             /** Format: int64 */
             unauthenticated: number;
+        };
+        SituationFuturegrams: {
+            /** @description Oldest first. */
+            futuregrams: components["schemas"]["Futuregram"][];
+            situation_id: string;
         };
         StoragePrice: components["schemas"]["Breakdown"] & {
             current_storage_date?: string | null;
@@ -6114,6 +6376,8 @@ export interface operations {
                 copy_id: string;
                 /** @description A public link's token; without it, the `X-Folder-Token` header. */
                 link: string | null;
+                /** @description A released futuregram's view link token, in place of both. */
+                futuregram: string | null;
             };
             cookie?: never;
         };
@@ -6325,6 +6589,419 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ShareCreated"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    respond_as_executor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExecutorResponse"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutorStanding"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refresh_futuregram_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkSent"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    situation_futuregrams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                situation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SituationFuturegrams"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    view_futuregram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedFolder"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel_futuregram_release: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                share_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Futuregram"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_futuregram_executors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                share_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExecutorsUpdate"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Futuregram"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_futuregram_recipients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                share_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecipientsUpdate"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Futuregram"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_futuregram: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FuturegramRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FuturegramCreated"];
                 };
             };
             400: {

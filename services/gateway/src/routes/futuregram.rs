@@ -1,0 +1,477 @@
+//! Futuregrams (spec §7 "Sharing": `sharing/scheduled-shares/create/` and
+//! `sharing/futuregram/...`): a share bought now and released later, by date or by its executors.
+//! The owner's calls are signed in; executors and recipients hold a token from their message.
+//! docs/decisions.md "Futuregram" records the rules.
+
+use axum::{Json, extract::State, http::StatusCode};
+use evidentia_common::time::{rfc3339, timestamp};
+use evidentia_proto::sharing::v1 as sharing;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use super::{
+    AppState,
+    accounts::PhoneNumber,
+    payments::{StoredAccount, Transaction},
+    sharing::{CopyType, RecipientInput, SharedFolder, recipients_pb},
+};
+use crate::{
+    auth::User,
+    error::{ApiError, ApiResult, ErrorBody},
+    extract::{ApiJson, ApiPath, Client, IdempotencyKey},
+};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_futuregram))
+        .routes(routes!(situation_futuregrams))
+        .routes(routes!(update_futuregram_recipients))
+        .routes(routes!(update_futuregram_executors))
+        .routes(routes!(cancel_futuregram_release))
+        .routes(routes!(respond_as_executor))
+        .routes(routes!(view_futuregram))
+        .routes(routes!(refresh_futuregram_link))
+}
+
+/// An executor: the e-mail address their invitation goes to (and their answers must give),
+/// optionally a phone number that gets the same links by SMS.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ExecutorInput {
+    #[schema(max_length = 250)]
+    pub email: String,
+    pub phone_number: Option<PhoneNumber>,
+}
+
+fn executors_pb(list: Vec<ExecutorInput>) -> Vec<sharing::Executor> {
+    list.into_iter()
+        .map(|e| sharing::Executor {
+            email: e.email,
+            phone_number: e.phone_number.map(|p| sharing::PhoneNumber {
+                country_code: p.country_code,
+                national_number: p.national_number,
+            }),
+        })
+        .collect()
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct FuturegramRequest {
+    /// The capture situation (the capture screen's `situation`) it belongs to.
+    #[schema(max_length = 36)]
+    pub situation_id: String,
+    #[schema(max_length = 36)]
+    pub folder_id: String,
+    pub copy_type: CopyType,
+    /// The files to release; empty or absent: the whole folder.
+    #[serde(default)]
+    #[schema(max_items = 500)]
+    pub item_ids: Vec<String>,
+    #[schema(min_items = 1, max_items = 20)]
+    pub recipients: Vec<RecipientInput>,
+    #[serde(default)]
+    #[schema(max_items = 10)]
+    pub executors: Vec<ExecutorInput>,
+    /// RFC 3339. Absent: released when executors ask for it (at least one executor needed).
+    #[schema(max_length = 40)]
+    pub release_at: Option<String>,
+    /// `wallet` or `card`.
+    pub pay_with: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FuturegramItem {
+    pub id: String,
+    pub name: String,
+    pub media_type: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FuturegramRecipient {
+    pub sent_to: String,
+    /// `email` or `sms`.
+    pub channel: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FuturegramExecutor {
+    pub id: String,
+    pub email: String,
+    /// E.164, or empty.
+    pub phone: String,
+    /// `invited`, `accepted` or `declined`.
+    pub state: String,
+    pub release_requested: bool,
+    pub vetoed: bool,
+    pub responded_at: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Futuregram {
+    /// The share it releases (after the release, an ordinary share of the folder).
+    pub share_id: String,
+    pub situation_id: String,
+    pub folder_id: String,
+    pub folder_name: String,
+    pub copy_type: CopyType,
+    /// Absent: released by its executors.
+    pub release_at: Option<String>,
+    /// `pending`, `waiting` (executors asked; released at `due_at` unless cancelled),
+    /// `released` or `vetoed`.
+    pub state: String,
+    pub due_at: Option<String>,
+    pub released_at: Option<String>,
+    pub created_at: Option<String>,
+    pub items: Vec<FuturegramItem>,
+    pub recipients: Vec<FuturegramRecipient>,
+    pub executors: Vec<FuturegramExecutor>,
+    /// Recipients paid for: an update may change them, not add more.
+    pub recipients_paid: i32,
+    pub payment_transaction_number: String,
+}
+
+impl From<sharing::Futuregram> for Futuregram {
+    fn from(f: sharing::Futuregram) -> Self {
+        Self {
+            share_id: f.share_id,
+            situation_id: f.situation_id,
+            folder_id: f.folder_id,
+            folder_name: f.folder_name,
+            copy_type: if f.copy_type == sharing::CopyType::Authenticated as i32 {
+                CopyType::Authenticated
+            } else {
+                CopyType::Unauthenticated
+            },
+            release_at: rfc3339(f.release_at),
+            state: f.state,
+            due_at: rfc3339(f.due_at),
+            released_at: rfc3339(f.released_at),
+            created_at: rfc3339(f.created_at),
+            items: f
+                .items
+                .into_iter()
+                .map(|i| FuturegramItem {
+                    id: i.id,
+                    name: i.name,
+                    media_type: i.media_type,
+                })
+                .collect(),
+            recipients: f
+                .recipients
+                .into_iter()
+                .map(|r| FuturegramRecipient {
+                    sent_to: r.sent_to,
+                    channel: r.channel,
+                })
+                .collect(),
+            executors: f
+                .executors
+                .into_iter()
+                .map(|e| FuturegramExecutor {
+                    id: e.id,
+                    email: e.email,
+                    phone: e.phone,
+                    state: e.state,
+                    release_requested: e.release_requested,
+                    vetoed: e.vetoed,
+                    responded_at: rfc3339(e.responded_at),
+                })
+                .collect(),
+            recipients_paid: f.recipients_paid,
+            payment_transaction_number: f.payment_transaction_number,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FuturegramCreated {
+    pub futuregram: Futuregram,
+    pub transaction: Transaction,
+    pub stored_account: StoredAccount,
+}
+
+/// Buys a futuregram: a share released later (by `release_at`, or by its executors), paid now
+/// like a share (same price and Idempotency-Key rules; a declined card is 402 and creates
+/// nothing). Executors are invited by e-mail; its files cannot be deleted until the release.
+#[utoipa::path(post, path = "/api/sharing/scheduled-shares/create/", tag = "sharing", security(("bearer" = [])),
+    params(("Idempotency-Key" = String, Header)), request_body = FuturegramRequest,
+    responses((status = 201, body = FuturegramCreated), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 402, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn create_futuregram(
+    State(state): State<AppState>,
+    User(caller): User,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson(body): ApiJson<FuturegramRequest>,
+) -> ApiResult<(StatusCode, Json<FuturegramCreated>)> {
+    let release_at = match body.release_at.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(value) => Some(
+            chrono::DateTime::parse_from_rfc3339(value)
+                .map(|t| timestamp(t.with_timezone(&chrono::Utc)))
+                .map_err(|_| {
+                    ApiError::field(
+                        "release_at",
+                        "Enter a date and time like 2026-12-31T18:00:00Z.",
+                    )
+                })?,
+        ),
+    };
+    let created = state
+        .clients
+        .sharing
+        .clone()
+        .create_futuregram(caller.request(sharing::CreateFuturegramRequest {
+            situation_id: body.situation_id,
+            folder_id: body.folder_id,
+            copy_type: body.copy_type.into(),
+            item_ids: body.item_ids,
+            recipients: recipients_pb(body.recipients),
+            executors: executors_pb(body.executors),
+            release_at,
+            pay_with: body.pay_with,
+            idempotency_key: key,
+        }))
+        .await?
+        .into_inner();
+    let payment = created.payment.unwrap_or_default();
+    Ok((
+        StatusCode::CREATED,
+        Json(FuturegramCreated {
+            futuregram: created.futuregram.unwrap_or_default().into(),
+            transaction: payment.transaction.unwrap_or_default().into(),
+            stored_account: payment.stored_account.unwrap_or_default().into(),
+        }),
+    ))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SituationFuturegrams {
+    pub situation_id: String,
+    /// Oldest first.
+    pub futuregrams: Vec<Futuregram>,
+}
+
+/// The caller's futuregrams of a capture situation, with each executor's answer.
+#[utoipa::path(get, path = "/api/sharing/futuregram/situation/{situation_id}/", tag = "sharing", security(("bearer" = [])),
+    params(("situation_id" = String, Path)),
+    responses((status = 200, body = SituationFuturegrams), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn situation_futuregrams(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiPath(situation_id): ApiPath<String>,
+) -> ApiResult<Json<SituationFuturegrams>> {
+    let found = state
+        .clients
+        .sharing
+        .clone()
+        .list_situation_futuregrams(
+            caller.request(sharing::ListSituationFuturegramsRequest { situation_id }),
+        )
+        .await?
+        .into_inner();
+    Ok(Json(SituationFuturegrams {
+        situation_id: found.situation_id,
+        futuregrams: found
+            .futuregrams
+            .into_iter()
+            .map(Futuregram::from)
+            .collect(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RecipientsUpdate {
+    #[schema(min_items = 1, max_items = 20)]
+    pub recipients: Vec<RecipientInput>,
+}
+
+/// Replaces the recipients before the release (up to as many as were paid for).
+#[utoipa::path(put, path = "/api/sharing/futuregram/{share_id}/recipients/update/", tag = "sharing", security(("bearer" = [])),
+    params(("share_id" = String, Path)), request_body = RecipientsUpdate,
+    responses((status = 200, body = Futuregram), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+async fn update_futuregram_recipients(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiPath(share_id): ApiPath<String>,
+    ApiJson(body): ApiJson<RecipientsUpdate>,
+) -> ApiResult<Json<Futuregram>> {
+    let updated = state
+        .clients
+        .sharing
+        .clone()
+        .update_futuregram_recipients(caller.request(sharing::UpdateFuturegramRecipientsRequest {
+            share_id,
+            recipients: recipients_pb(body.recipients),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(updated.into()))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ExecutorsUpdate {
+    #[schema(max_items = 10)]
+    pub executors: Vec<ExecutorInput>,
+}
+
+/// Sets the executors before the release: kept ones keep their answer, removed ones' links stop
+/// working, new ones are invited.
+#[utoipa::path(put, path = "/api/sharing/futuregram/{share_id}/executors/update/", tag = "sharing", security(("bearer" = [])),
+    params(("share_id" = String, Path)), request_body = ExecutorsUpdate,
+    responses((status = 200, body = Futuregram), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+async fn update_futuregram_executors(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiPath(share_id): ApiPath<String>,
+    ApiJson(body): ApiJson<ExecutorsUpdate>,
+) -> ApiResult<Json<Futuregram>> {
+    let updated = state
+        .clients
+        .sharing
+        .clone()
+        .update_futuregram_executors(caller.request(sharing::UpdateFuturegramExecutorsRequest {
+            share_id,
+            executors: executors_pb(body.executors),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(updated.into()))
+}
+
+/// Cancels a release executors asked for, during its waiting period.
+#[utoipa::path(post, path = "/api/sharing/futuregram/{share_id}/cancel-release/", tag = "sharing", security(("bearer" = [])),
+    params(("share_id" = String, Path)),
+    responses((status = 200, body = Futuregram), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+async fn cancel_futuregram_release(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiPath(share_id): ApiPath<String>,
+) -> ApiResult<Json<Futuregram>> {
+    let updated = state
+        .clients
+        .sharing
+        .clone()
+        .cancel_futuregram_release(
+            caller.request(sharing::CancelFuturegramReleaseRequest { share_id }),
+        )
+        .await?
+        .into_inner();
+    Ok(Json(updated.into()))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ExecutorResponse {
+    /// The address the invitation was sent to.
+    #[schema(max_length = 250)]
+    pub email: String,
+    /// `accepted` or `declined`; an accepted executor may also send `release` (ask for the
+    /// release of a futuregram without a date) or `veto` (stop a dated one in its veto window).
+    #[schema(max_length = 20)]
+    pub action: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExecutorStanding {
+    /// `invited`, `accepted` or `declined`.
+    pub state: String,
+    pub owner_name: String,
+    pub folder_name: String,
+    pub release_at: Option<String>,
+    /// `pending`, `waiting`, `released` or `vetoed`.
+    pub futuregram_state: String,
+    /// Waiting: when the release happens; dated: when a veto becomes possible.
+    pub due_at: Option<String>,
+    pub release_requested: bool,
+    pub can_request_release: bool,
+    pub can_veto: bool,
+}
+
+/// An executor answers from their invitation's link (open to anyone holding it).
+#[utoipa::path(post, path = "/api/sharing/futuregram/executor/respond/{token}/", tag = "sharing",
+    params(("token" = String, Path)), request_body = ExecutorResponse,
+    responses((status = 200, body = ExecutorStanding), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn respond_as_executor(
+    State(state): State<AppState>,
+    ApiPath(token): ApiPath<String>,
+    ApiJson(body): ApiJson<ExecutorResponse>,
+) -> ApiResult<Json<ExecutorStanding>> {
+    let s = state
+        .clients
+        .sharing
+        .clone()
+        .respond_as_executor(sharing::RespondAsExecutorRequest {
+            token,
+            email: body.email,
+            action: body.action,
+        })
+        .await?
+        .into_inner();
+    Ok(Json(ExecutorStanding {
+        state: s.state,
+        owner_name: s.owner_name,
+        folder_name: s.folder_name,
+        release_at: rfc3339(s.release_at),
+        futuregram_state: s.futuregram_state,
+        due_at: rfc3339(s.due_at),
+        release_requested: s.release_requested,
+        can_request_release: s.can_request_release,
+        can_veto: s.can_veto,
+    }))
+}
+
+/// A released futuregram's copies, by the recipient's view link (open to anyone holding it). An
+/// expired link is 400 `link_expired`: ask for a fresh one.
+#[utoipa::path(get, path = "/api/sharing/futuregram/view/{token}/", tag = "sharing",
+    params(("token" = String, Path)),
+    responses((status = 200, body = SharedFolder), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn view_futuregram(
+    State(state): State<AppState>,
+    ApiPath(token): ApiPath<String>,
+) -> ApiResult<Json<SharedFolder>> {
+    let folder = state
+        .clients
+        .sharing
+        .clone()
+        .view_futuregram(sharing::ViewFuturegramRequest { token })
+        .await?
+        .into_inner();
+    Ok(Json(folder.into()))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LinkSent {
+    /// Where the fresh link went, masked.
+    pub sent_to: String,
+}
+
+/// Sends a fresh view link to the recipient's own address in place of an expired one (the
+/// link itself is never answered).
+#[utoipa::path(post, path = "/api/sharing/futuregram/refresh-token/{token}/", tag = "sharing",
+    params(("token" = String, Path)),
+    responses((status = 202, body = LinkSent), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 429, body = ErrorBody)))]
+async fn refresh_futuregram_link(
+    State(state): State<AppState>,
+    Client(caller): Client,
+    ApiPath(token): ApiPath<String>,
+) -> ApiResult<(StatusCode, Json<LinkSent>)> {
+    let sent = state
+        .clients
+        .sharing
+        .clone()
+        .refresh_futuregram_link(sharing::RefreshFuturegramLinkRequest {
+            token,
+            client_ip: caller.client_ip.unwrap_or_default(),
+        })
+        .await?
+        .into_inner();
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(LinkSent {
+            sent_to: sent.sent_to_masked,
+        }),
+    ))
+}
