@@ -55,7 +55,9 @@ import { ChatPage, ChatsPage } from '../features/sharing/routes/ChatsPage';
 import { FolderShares } from '../features/sharing/components/FolderShares';
 import { GetAccessConfirmPage } from '../features/sharing/routes/GetAccessConfirmPage';
 import { GetAccessEmailPage } from '../features/sharing/routes/GetAccessEmailPage';
-import { AuthSharedFolderPage, UnauthSharedFolderPage } from '../features/sharing/routes/SharedFolderPage';
+import { AuthSharedFolderPage, FuturegramViewPage, UnauthSharedFolderPage } from '../features/sharing/routes/SharedFolderPage';
+import { ExecutorPage } from '../features/sharing/routes/ExecutorPage';
+import { FuturegramPanel } from '../features/sharing/components/FuturegramPanel';
 import { ShareFilesPage } from '../features/sharing/routes/ShareFilesPage';
 import { ShareSuccessPage } from '../features/sharing/routes/ShareSuccessPage';
 import { TypeOfCopyPage } from '../features/sharing/routes/TypeOfCopyPage';
@@ -124,7 +126,7 @@ const router = createBrowserRouter(
       <Route path="/date-and-time" element={<DateAndTimePage />} />
       <Route path="/events-history" element={<EventsHistoryPage />} />
       {/* capture routes: /evidence */}
-      <Route path="/evidence" element={<EvidencePage />} />
+      <Route path="/evidence" element={<EvidencePage below={({ situation, folderId }) => <FuturegramPanel situation={situation} folderId={folderId} />} />} />
       {/* The folder's 'Shares' section and the files' custody log are sharing's, composed here. */}
       <Route path="/folder-view" element={<FolderViewPage shares={FolderShares} custody={FolderCustody} />} />
       <Route path="/folder-map-view" element={<FolderMapPage />} />
@@ -176,6 +178,8 @@ const router = createBrowserRouter(
       <Route path="/get-access-confirm" element={<GetAccessConfirmPage />} />
       <Route path="/auth-shared-folder" element={<AuthSharedFolderPage />} />
       <Route path="/unauth-shared-folder" element={<UnauthSharedFolderPage />} handle={UNCONTAINED} />
+      <Route path="/futuregram/view/:token" element={<FuturegramViewPage />} handle={UNCONTAINED} />
+      <Route path="/futuregram/executor/:action/:token" element={<ExecutorPage />} />
       <Route path="/verify" element={<VerifyPage />} />
       <Route path="/verify/:transactionNumber" element={<VerifyPage />} />
       <Route path="*" element={<Navigate to={START} replace />} />

@@ -45,7 +45,7 @@ export function shareRequest(draft: SharingDraft & { copyType: CopyType }, payWi
   };
 }
 
-export const sharingTags = api.enhanceEndpoints({ addTagTypes: ['Share', 'Chat'] });
+export const sharingTags = api.enhanceEndpoints({ addTagTypes: ['Share', 'Chat', 'Futuregram'] });
 
 export const sharePaymentApi = sharingTags.injectEndpoints({
   endpoints: (build) => ({

@@ -7,7 +7,7 @@
 //! same folder. Every capture is stored on the device first and leaves the store only once
 //! uploaded, so a lost network, a reload or a closed tab loses nothing. The files of the session
 //! are listed above the camera, so a phone shows them without scrolling.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { BackControl } from '../../../components/BackControl';
@@ -45,7 +45,10 @@ function coordinates(location: LocationState) {
   return location.status === 'located' ? { latitude: location.latitude, longitude: location.longitude } : {};
 }
 
-export function EvidencePage() {
+/** What the app shows under the capture of a situation (another feature's, so passed in). */
+export type BelowCapture = (context: { situation: string; folderId?: string }) => ReactNode;
+
+export function EvidencePage({ below }: { below?: BelowCapture } = {}) {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
@@ -252,6 +255,8 @@ export function EvidencePage() {
           Capture More
         </button>
       )}
+
+      {situation && online && !retakeOf && !section && below?.({ situation, folderId: uploadedFolderId })}
 
       <LocationHelpSheet open={helpOpen} onClose={() => setHelpOpen(false)} />
     </main>

@@ -15,7 +15,15 @@ import type {
   CodeSent,
   CopyEventKind,
   CopyType,
+  ExecutorAction,
+  ExecutorInput,
+  ExecutorStanding,
   FolderContents,
+  Futuregram,
+  FuturegramCreated,
+  FuturegramRequest,
+  LinkSent,
+  SituationFuturegrams,
   FolderShares,
   PublicLink,
   Share,
@@ -25,12 +33,17 @@ import type {
 
 export const FOLDER_TOKEN_HEADER = 'X-Folder-Token';
 
-/** How a recipient reaches a shared folder: the folder token of a checked code, or a public link. */
-export type Access = { token: string } | { link: string };
+/**
+ * How a recipient reaches a shared folder: the folder token of a checked code, a public link, or a
+ * released futuregram's view link.
+ */
+export type Access = { token: string } | { link: string } | { futuregram: string };
 
 /** The header or query that carries `access`. */
 function carry(access: Access): { headers?: Record<string, string>; params?: Record<string, string> } {
-  return 'token' in access ? { headers: { [FOLDER_TOKEN_HEADER]: access.token } } : { params: { link: access.link } };
+  if ('token' in access) return { headers: { [FOLDER_TOKEN_HEADER]: access.token } };
+  if ('futuregram' in access) return { params: { futuregram: access.futuregram } };
+  return { params: { link: access.link } };
 }
 
 const q = encodeURIComponent;
@@ -72,10 +85,13 @@ export const sharingApi = sharingTags.injectEndpoints({
       query: ({ codeId, code }) => ({ url: `sharing/code/${q(codeId)}/check/`, method: 'POST', body: { confirmation_code: code } }),
     }),
     sharedFolder: build.query<SharedFolder, { copyType: CopyType; access: Access }>({
-      query: ({ copyType, access }) => ({
-        url: copyType === 'authenticated' ? 'sharing/view/authenticated/' : 'sharing/view/',
-        ...carry(access),
-      }),
+      query: ({ copyType, access }) =>
+        'futuregram' in access
+          ? { url: `sharing/futuregram/view/${q(access.futuregram)}/` }
+          : {
+              url: copyType === 'authenticated' ? 'sharing/view/authenticated/' : 'sharing/view/',
+              ...carry(access),
+            },
       // The copies' links are presigned and live minutes: a visit never starts from old ones.
       keepUnusedDataFor: 0,
     }),
@@ -112,6 +128,40 @@ export const sharingApi = sharingTags.injectEndpoints({
       providesTags: ['Chat'],
     }),
 
+    // --- futuregrams: the owner (bearer), an executor's link, a recipient's view link ---
+    situationFuturegrams: build.query<Futuregram[], string>({
+      query: (situationId) => `sharing/futuregram/situation/${q(situationId)}/`,
+      transformResponse: (body: SituationFuturegrams) => body.futuregrams,
+      providesTags: (_r, _e, situationId) => [{ type: 'Futuregram', id: situationId }],
+    }),
+    createFuturegram: build.mutation<FuturegramCreated, { body: FuturegramRequest; idempotencyKey: string }>({
+      query: ({ body, idempotencyKey }) => ({
+        url: 'sharing/scheduled-shares/create/',
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      invalidatesTags: (_r, _e, { body }) => [{ type: 'Futuregram', id: body.situation_id }, 'StoredAccount', 'Wallet', 'Me', 'Transactions'],
+    }),
+    updateFuturegramRecipients: build.mutation<Futuregram, { shareId: string; situationId: string; recipients: FuturegramRequest['recipients'] }>({
+      query: ({ shareId, recipients }) => ({ url: `sharing/futuregram/${q(shareId)}/recipients/update/`, method: 'PUT', body: { recipients } }),
+      invalidatesTags: (_r, _e, { situationId }) => [{ type: 'Futuregram', id: situationId }],
+    }),
+    updateFuturegramExecutors: build.mutation<Futuregram, { shareId: string; situationId: string; executors: ExecutorInput[] }>({
+      query: ({ shareId, executors }) => ({ url: `sharing/futuregram/${q(shareId)}/executors/update/`, method: 'PUT', body: { executors } }),
+      invalidatesTags: (_r, _e, { situationId }) => [{ type: 'Futuregram', id: situationId }],
+    }),
+    cancelFuturegramRelease: build.mutation<Futuregram, { shareId: string; situationId: string }>({
+      query: ({ shareId }) => ({ url: `sharing/futuregram/${q(shareId)}/cancel-release/`, method: 'POST' }),
+      invalidatesTags: (_r, _e, { situationId }) => [{ type: 'Futuregram', id: situationId }],
+    }),
+    respondAsExecutor: build.mutation<ExecutorStanding, { token: string; email: string; action: ExecutorAction }>({
+      query: ({ token, email, action }) => ({ url: `sharing/futuregram/executor/respond/${q(token)}/`, method: 'POST', body: { email, action } }),
+    }),
+    refreshFuturegramLink: build.mutation<LinkSent, string>({
+      query: (token) => ({ url: `sharing/futuregram/refresh-token/${q(token)}/`, method: 'POST' }),
+    }),
+
     // --- anyone: verification ---
     verifyTransaction: build.query<Verification, string>({
       query: (transactionNumber) => `sharing/verify/${q(transactionNumber)}/`,
@@ -137,4 +187,11 @@ export const {
   usePostChatMessageMutation,
   useArchiveChatMutation,
   useChatsQuery,
+  useSituationFuturegramsQuery,
+  useCreateFuturegramMutation,
+  useUpdateFuturegramRecipientsMutation,
+  useUpdateFuturegramExecutorsMutation,
+  useCancelFuturegramReleaseMutation,
+  useRespondAsExecutorMutation,
+  useRefreshFuturegramLinkMutation,
 } = sharingApi;

@@ -21,7 +21,13 @@ export type CustodyKind =
   | 'viewed'
   | 'downloaded'
   | 'revoked'
-  | 'chat_message';
+  | 'chat_message'
+  | 'scheduled'
+  | 'released';
+export type FuturegramState = 'pending' | 'waiting' | 'released' | 'vetoed';
+export type ExecutorState = 'invited' | 'accepted' | 'declined';
+/** What an executor's link does: the two documented answers, and an accepted executor's two. */
+export type ExecutorAction = 'accepted' | 'declined' | 'release' | 'veto';
 export type SharedMediaType = 'image' | 'video' | 'audio';
 export type CopyState = 'preparing' | 'ready' | 'failed' | 'expired';
 export type CopyEventKind = 'viewed' | 'downloaded';
@@ -140,6 +146,46 @@ interface SharingSchemas {
     last_content: string;
     unread: number;
   };
+  FuturegramExecutor: {
+    id: string;
+    email: string;
+    /** E.164, or empty. */
+    phone: string;
+    state: ExecutorState;
+    release_requested: boolean;
+    vetoed: boolean;
+    responded_at: string | null;
+  };
+  Futuregram: {
+    share_id: string;
+    situation_id: string;
+    folder_id: string;
+    folder_name: string;
+    copy_type: CopyType;
+    release_at: string | null;
+    state: FuturegramState;
+    due_at: string | null;
+    released_at: string | null;
+    created_at: string | null;
+    items: { id: string; name: string; media_type: SharedMediaType }[];
+    recipients: { sent_to: string; channel: 'email' | 'sms' }[];
+    executors: SharingSchemas['FuturegramExecutor'][];
+    recipients_paid: number;
+    payment_transaction_number: string;
+  };
+  SituationFuturegrams: { situation_id: string; futuregrams: SharingSchemas['Futuregram'][] };
+  ExecutorStanding: {
+    state: ExecutorState;
+    owner_name: string;
+    folder_name: string;
+    release_at: string | null;
+    futuregram_state: FuturegramState;
+    due_at: string | null;
+    release_requested: boolean;
+    can_request_release: boolean;
+    can_veto: boolean;
+  };
+  LinkSent: { sent_to: string };
 }
 
 type Schemas = SharingSchemas;
@@ -169,3 +215,32 @@ export type ChatMessage = Camelize<Schemas['ChatMessage']>;
 export type Chat = Camelize<Schemas['Chat']>;
 export type MessageRequest = Schemas['MessageRequest'];
 export type ChatSummary = Camelize<Schemas['ChatSummary']>;
+export type FuturegramExecutor = Camelize<Schemas['FuturegramExecutor']>;
+export type Futuregram = Camelize<Schemas['Futuregram']>;
+export type SituationFuturegrams = Camelize<Schemas['SituationFuturegrams']>;
+export type ExecutorStanding = Camelize<Schemas['ExecutorStanding']>;
+export type LinkSent = Camelize<Schemas['LinkSent']>;
+
+/** An executor as the request names one. */
+export interface ExecutorInput {
+  email: string;
+  phone_number?: { country_code: string; national_number: string };
+}
+
+export interface FuturegramRequest {
+  situation_id: string;
+  folder_id: string;
+  copy_type: CopyType;
+  /** [] releases the whole folder. */
+  item_ids: string[];
+  recipients: import('../../../lib/api/sharing').ShareRecipientInput[];
+  executors: ExecutorInput[];
+  /** RFC 3339; absent: released by the executors. */
+  release_at?: string;
+  pay_with: import('../../../lib/api/sharing').PayWith;
+}
+
+export interface FuturegramCreated {
+  futuregram: Futuregram;
+  transaction: import('../../../lib/api/payments').Transaction;
+}

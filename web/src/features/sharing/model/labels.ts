@@ -34,6 +34,8 @@ export const CUSTODY_KIND_LABELS: Record<CustodyKind, string> = {
   downloaded: 'Downloaded',
   revoked: 'Revoked',
   chat_message: 'Message',
+  scheduled: 'Scheduled in a futuregram',
+  released: 'Futuregram released',
 };
 
 export const MEDIA_TYPE_LABELS: Record<SharedMediaType, string> = { image: 'Photo', video: 'Video', audio: 'Audio' };

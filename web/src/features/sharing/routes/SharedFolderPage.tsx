@@ -7,7 +7,7 @@
 //! recipient who checked a code also has the share's conversation with its owner. A refused
 //! token ('folder_token_invalid') shows the service's message and a way back.
 import { useCallback, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { ImageViewer } from '../../../components/media/ImageViewer';
 import { VideoAudioPlayer } from '../../../components/media/VideoAudioPlayer';
@@ -16,7 +16,7 @@ import { errorStatus, firstErrorMessage, FOLDER_TOKEN_INVALID, hasErrorCode, SER
 import { formatDuration, formatFileSize } from '../../../lib/format/format';
 import { HOME, START } from '../../../lib/routing/accessTable';
 import { folderTokenCleared, selectSignedIn } from '../../../lib/session/loginInfoSlice';
-import { sharingApi, useCopyEventMutation, useSharedFolderQuery, type Access } from '../api/sharingApi';
+import { sharingApi, useCopyEventMutation, useRefreshFuturegramLinkMutation, useSharedFolderQuery, type Access } from '../api/sharingApi';
 import type { CopyEventKind, CopyType, SharedItem } from '../api/types';
 import { ChatPanel } from '../components/ChatPanel';
 import { WatermarkBanner } from '../components/WatermarkBanner';
@@ -32,6 +32,44 @@ export const STATE_TEXT = {
   failed: 'This copy could not be made.',
   expired: 'This copy is no longer available.',
 } as const;
+
+/** The code of a released futuregram's view link that has expired: a fresh one can be mailed. */
+export const LINK_EXPIRED = 'link_expired';
+
+/**
+ * `/futuregram/view/{token}` (open to anyone holding the link): a released futuregram's copies,
+ * shown like a shared folder; an expired link offers a fresh one by mail.
+ */
+export function FuturegramViewPage() {
+  const { token = '' } = useParams();
+  const onRefused = useCallback(() => undefined, []);
+  return (
+    <div className="shared-public">
+      <SharedFolder copyType="unauthenticated" access={{ futuregram: token }} onRefused={onRefused} />
+    </div>
+  );
+}
+
+function ExpiredLink({ token, message }: { token: string; message: string }) {
+  const [refresh, { data, isLoading, error }] = useRefreshFuturegramLinkMutation();
+  return (
+    <main className="page sharing">
+      <h1>Shared Files</h1>
+      {data ? (
+        <p role="status">A new link was sent to {data.sentTo}. Open it from your messages.</p>
+      ) : (
+        <>
+          <p role="alert">{message}</p>
+          {error && <p role="alert">{errorStatus(error) === undefined || (errorStatus(error) ?? 0) >= 500 ? SERVER_ERROR_MESSAGE : firstErrorMessage(error, SERVER_ERROR_MESSAGE)}</p>}
+          <PrimaryButton loading={isLoading} onClick={() => void refresh(token)}>
+            Send me a new link
+          </PrimaryButton>
+        </>
+      )}
+      <WayBack />
+    </main>
+  );
+}
 
 export function AuthSharedFolderPage() {
   return <SharedFolderView copyType="authenticated" />;
@@ -114,6 +152,10 @@ function SharedFolder({ copyType, access, onRefused }: SharedFolderProps) {
     setOpen(item);
     tell(item, 'viewed');
   };
+
+  if (folder.isError && 'futuregram' in access && hasErrorCode(folder.error, LINK_EXPIRED)) {
+    return <ExpiredLink token={access.futuregram} message={firstErrorMessage(folder.error, MESSAGES.noAccess)} />;
+  }
 
   if (folder.isError) {
     const status = errorStatus(folder.error);
