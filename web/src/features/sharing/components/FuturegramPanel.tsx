@@ -3,7 +3,7 @@
 //! executor shows as declined), cancelling a release executors asked for, and scheduling a new
 //! one of the situation's folder: copy type, recipients, executors, a release date or release by
 //! the executors, paid like a share. A date past the folder's storage date offers the extension.
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatMoney } from '../../../components/payments/money';
 import { PrimaryButton } from '../../../components/PrimaryButton';
@@ -140,8 +140,7 @@ function FuturegramForm({ situation, folderId, onDone }: { situation: string; fo
     setExecutorError(undefined);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const at = byDate ? toRfc3339(releaseAt) : null;
     const result = await create({
       idempotencyKey: key,
@@ -171,7 +170,8 @@ function FuturegramForm({ situation, folderId, onDone }: { situation: string; fo
       : null;
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label="Schedule a futuregram">
+    // Not a form of its own: the recipient form inside it is one.
+    <section className="futuregram" aria-label="Schedule a futuregram">
       <p className="muted">The files of this capture are shared later: on a date, or when your executors ask. Until then nobody receives anything.</p>
       <fieldset>
         <legend>Type of copy</legend>
@@ -247,12 +247,12 @@ function FuturegramForm({ situation, folderId, onDone }: { situation: string; fo
         </label>
       </fieldset>
       {general && <p role="alert">{general}</p>}
-      <PrimaryButton type="submit" loading={created.isLoading} disabled={recipients.length === 0}>
+      <PrimaryButton loading={created.isLoading} disabled={recipients.length === 0} onClick={() => void submit()}>
         Pay and Schedule
       </PrimaryButton>
       <PrimaryButton variant="secondary" onClick={onDone}>
         Cancel
       </PrimaryButton>
-    </form>
+    </section>
   );
 }
