@@ -36,6 +36,9 @@ export const STATE_TEXT = {
 /** The code of a released futuregram's view link that has expired: a fresh one can be mailed. */
 export const LINK_EXPIRED = 'link_expired';
 
+/** An unknown view link (never issued, or its share is gone). */
+export const LINK_NO_LONGER_VALID = 'This link is no longer valid.';
+
 /**
  * `/futuregram/view/{token}` (open to anyone holding the link): a released futuregram's copies,
  * shown like a shared folder; an expired link offers a fresh one by mail.
@@ -159,7 +162,12 @@ function SharedFolder({ copyType, access, onRefused }: SharedFolderProps) {
 
   if (folder.isError) {
     const status = errorStatus(folder.error);
-    const message = status !== undefined && status >= 500 ? SERVER_ERROR_MESSAGE : firstErrorMessage(folder.error, MESSAGES.noAccess);
+    const message =
+      status !== undefined && status >= 500
+        ? SERVER_ERROR_MESSAGE
+        : status === 404 && 'futuregram' in access
+          ? LINK_NO_LONGER_VALID
+          : firstErrorMessage(folder.error, MESSAGES.noAccess);
     return (
       <main className="page sharing">
         <h1>Shared Files</h1>
