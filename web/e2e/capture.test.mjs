@@ -145,9 +145,11 @@ describe('offline capture', () => {
     context = await capturingContext();
     page = await context.newPage();
     await signUp(page, user);
-    // The service worker takes control, so the app shell loads offline.
-    await page.reload();
+    // The service worker takes control (it does not claim open pages, so the page is reloaded
+    // once it is active), so the app shell loads offline.
     await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.reload();
+    await eventually('the page controlled by the service worker', () => page.evaluate(() => navigator.serviceWorker.controller !== null));
   });
   after(async () => context?.close());
 
@@ -164,8 +166,14 @@ describe('offline capture', () => {
     await page.getByRole('button', { name: 'Take Photo' }).click();
     await eventually('two waiting rows', async () => (await page.locator('[data-testid="upload-row"][data-status="waiting"]').count()) === 2);
 
+    // The capture page is closed and the app opened afresh (offline, from the service worker):
+    // nothing of the old page's own reconnect handling can reach the new one.
+    await page.close();
+    page = await context.newPage();
     await page.goto('/dashboard/home');
+    await page.waitForURL('**/dashboard/home');
     await page.getByText('2 files are waiting to be uploaded.', { exact: false }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/dashboard/home', 'the app shell came from the service worker');
 
     // Back online: the page reloads and the banner offers to continue.
     await context.setOffline(false);

@@ -411,3 +411,101 @@ async fn executors_release_one_without_a_date_after_the_owner_may_cancel() {
     state_becomes(&stack, &owner, &s, "released").await;
     assert_eq!(count_mail(&recipient, "/futuregram/view/"), 1);
 }
+
+#[tokio::test]
+async fn executors_and_recipients_change_until_the_release_within_what_was_paid() {
+    let stack = Stack::start().await;
+    let owner = stack.sign_up().await;
+    with_default_card(&stack, &owner, OK_CARD).await;
+    let recipient = unique("heir");
+    let first = unique("first");
+    let second = unique("second");
+
+    // A release past the folder's storage date is refused: the files would be gone by then.
+    let folder_id = folder(&stack, &owner.access, "Long wait").await;
+    upload(
+        &stack,
+        &owner.access,
+        &folder_id,
+        jpeg(64, 48, 10),
+        "image/jpeg",
+    )
+    .await;
+    let (status, body) = create(
+        &stack,
+        &owner,
+        &Uuid::now_v7().to_string(),
+        &json!({
+            "situation_id": Uuid::new_v4().to_string(),
+            "folder_id": folder_id,
+            "copy_type": "authenticated",
+            "recipients": [{ "email": recipient }],
+            "release_at": (Utc::now() + chrono::Duration::days(3650)).to_rfc3339_opts(SecondsFormat::Secs, true),
+            "pay_with": "card",
+        }),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["errors"][0]["field"], "release_at", "{body}");
+
+    let s = futuregram(
+        &stack,
+        &owner,
+        &recipient,
+        &[&first],
+        Some(Utc::now() + chrono::Duration::days(5)),
+    )
+    .await;
+    let (old, _) = token_in_mail(&first, "/futuregram/executor/accept/", &[]).await;
+
+    // The first executor is replaced: their link stops working, the new one is invited.
+    let (status, body) = stack
+        .send_auth(
+            reqwest::Method::PUT,
+            &format!("sharing/futuregram/{}/executors/update/", s.share_id),
+            &owner.access,
+            Some(json!({ "executors": [{ "email": second }] })),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["executors"][0]["email"], second.as_str(), "{body}");
+    assert_eq!(body["executors"][0]["state"], "invited", "{body}");
+    let (status, _) = respond(&stack, &old, &first, "accepted").await;
+    assert_eq!(status, 404, "a removed executor's link stops working");
+    let (new, _) = token_in_mail(&second, "/futuregram/executor/accept/", &[]).await;
+    let (status, _) = respond(&stack, &new, &second, "accepted").await;
+    assert_eq!(status, 200);
+
+    // A view link's token names nothing among executors, and the other way round.
+    let (status, _) = stack.get(&format!("sharing/futuregram/view/{new}/")).await;
+    assert_eq!(status, 404);
+
+    // Recipients may change, not grow past what was paid for.
+    let other = unique("other");
+    let (status, body) = stack
+        .send_auth(
+            reqwest::Method::PUT,
+            &format!("sharing/futuregram/{}/recipients/update/", s.share_id),
+            &owner.access,
+            Some(json!({ "recipients": [{ "email": other }, { "email": unique("more") }] })),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["errors"][0]["field"], "recipients", "{body}");
+    let (status, body) = stack
+        .send_auth(
+            reqwest::Method::PUT,
+            &format!("sharing/futuregram/{}/recipients/update/", s.share_id),
+            &owner.access,
+            Some(json!({ "recipients": [{ "email": other }] })),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["recipients"][0]["sent_to"], other.as_str(), "{body}");
+
+    // The release goes to the new recipient only.
+    stack.clock.advance(5 * DAY + Duration::from_secs(60));
+    token_in_mail(&other, "/futuregram/view/", &[]).await;
+    state_becomes(&stack, &owner, &s, "released").await;
+    assert_eq!(count_mail(&recipient, "/futuregram/view/"), 0);
+}
