@@ -551,6 +551,22 @@ impl Action {
     }
 }
 
+/// Whether enough accepted executors asked for the release: the configured quorum, but never more
+/// than the executors who have not declined (nor fewer than one).
+pub fn quorum_reached(executors: &[ExecutorRow], quorum: u32) -> bool {
+    let asked = executors
+        .iter()
+        .filter(|e| e.state == "accepted" && e.release_requested_at.is_some())
+        .count();
+    let available = executors
+        .iter()
+        .filter(|e| e.state != "declined")
+        .count()
+        .max(1);
+    let needed = usize::try_from(quorum).unwrap_or(1).clamp(1, available);
+    asked >= needed
+}
+
 fn veto_opens(row: &FuturegramRow, settings: &Settings) -> Option<DateTime<Utc>> {
     let window = chrono::Duration::from_std(settings.futuregram_veto_window).ok()?;
     row.release_at.map(|at| at - window)
@@ -664,17 +680,9 @@ pub async fn respond(
             }
             futuregrams::request_release(&mut tx, executor.id, now).await?;
             if row.state == "pending" {
+                // Read after this executor's request was recorded: it is counted.
                 let all = futuregrams::executors(&mut tx, row.share_id).await?;
-                let asked = all
-                    .iter()
-                    .filter(|e| e.state == "accepted" && e.release_requested_at.is_some())
-                    .count()
-                    + usize::from(executor.release_requested_at.is_none());
-                let available = all.iter().filter(|e| e.state != "declined").count().max(1);
-                let needed = usize::try_from(deps.settings.futuregram_quorum)
-                    .unwrap_or(1)
-                    .clamp(1, available);
-                if asked >= needed {
+                if quorum_reached(&all, deps.settings.futuregram_quorum) {
                     let wait = chrono::Duration::from_std(deps.settings.futuregram_wait)
                         .map_err(|e| SharingError::Internal(e.into()))?;
                     let due = now + wait;
@@ -854,4 +862,48 @@ pub fn check_executor_count(count: usize) -> Result<(), SharingError> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn executor(state: &str, asked: bool) -> ExecutorRow {
+        ExecutorRow {
+            id: Uuid::now_v7(),
+            share_id: Uuid::nil(),
+            email: format!("{}@example.com", Uuid::now_v7().simple()),
+            phone: None,
+            state: state.to_owned(),
+            release_requested_at: asked.then(Utc::now),
+            vetoed_at: None,
+            responded_at: None,
+        }
+    }
+
+    #[test]
+    fn the_quorum_counts_each_request_once_and_never_waits_for_those_who_declined() {
+        let one = [executor("accepted", true), executor("accepted", false)];
+        assert!(quorum_reached(&one, 1));
+        assert!(!quorum_reached(&one, 2), "one request is not two");
+        let both = [executor("accepted", true), executor("accepted", true)];
+        assert!(quorum_reached(&both, 2));
+        // A quorum of three with one of three declined needs the other two.
+        let declined = [
+            executor("accepted", true),
+            executor("declined", false),
+            executor("accepted", false),
+        ];
+        assert!(!quorum_reached(&declined, 3));
+        let declined = [
+            executor("accepted", true),
+            executor("declined", false),
+            executor("accepted", true),
+        ];
+        assert!(quorum_reached(&declined, 3));
+        assert!(
+            !quorum_reached(&[executor("invited", true)], 1),
+            "only accepted executors count"
+        );
+    }
 }
