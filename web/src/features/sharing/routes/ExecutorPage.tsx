@@ -101,11 +101,8 @@ export function ExecutorPage() {
             maxLength={150}
             onChange={(e) => setEmail(e.target.value)}
             error={fields.email}
-            aria-describedby="executor-email-hint"
           />
-          <p id="executor-email-hint" className="muted">
-            {EXECUTOR_TEXT.emailHint}
-          </p>
+          <p className="muted">{EXECUTOR_TEXT.emailHint}</p>
           {message && <p role="alert">{message}</p>}
           <PrimaryButton type="submit" variant={declining ? 'red' : 'primary'} loading={isLoading} disabled={!email.trim()}>
             {declining ? EXECUTOR_TEXT.decline : EXECUTOR_TEXT.accept}
