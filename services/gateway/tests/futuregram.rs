@@ -509,3 +509,87 @@ async fn executors_and_recipients_change_until_the_release_within_what_was_paid(
     state_becomes(&stack, &owner, &s, "released").await;
     assert_eq!(count_mail(&recipient, "/futuregram/view/"), 0);
 }
+
+async fn sharing_row(stack: &Stack, sql: &str, share_id: &str) -> Option<String> {
+    use secrecy::ExposeSecret;
+    let pool = sqlx::PgPool::connect(stack.sharing_db.expose_secret())
+        .await
+        .unwrap();
+    let value: Option<String> = sqlx::query_scalar(sql)
+        .bind(Uuid::parse_str(share_id).unwrap())
+        .fetch_optional(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    value
+}
+
+#[tokio::test]
+async fn a_deleted_owners_futuregram_waits_until_the_account_is_recovered() {
+    let stack = Stack::start().await;
+    let owner = stack.sign_up().await;
+    with_default_card(&stack, &owner, OK_CARD).await;
+    let recipient = unique("heir");
+    let s = futuregram(
+        &stack,
+        &owner,
+        &recipient,
+        &[],
+        Some(Utc::now() + chrono::Duration::days(1)),
+    )
+    .await;
+
+    let (status, token) = stack
+        .post_auth(
+            "accounts/password/verify/",
+            &owner.access,
+            json!({ "password": "Secret12#" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{token}");
+    let (status, deleted) = stack
+        .post_auth(
+            "accounts/delete/",
+            &owner.access,
+            json!({ "reason_id": "privacy", "password_token": token["password_token"] }),
+        )
+        .await;
+    assert_eq!(status, 200, "{deleted}");
+    let marked = "SELECT CASE WHEN a.deleted_at IS NULL THEN 'live' ELSE 'deleted' END
+                  FROM futuregrams f JOIN account_directory a ON a.user_id = f.owner_id
+                  WHERE f.share_id = $1";
+    testing::eventually(
+        "sharing told of the deletion",
+        Duration::from_secs(20),
+        || async {
+            (sharing_row(&stack, marked, &s.share_id).await.as_deref() == Some("deleted"))
+                .then_some(())
+        },
+    )
+    .await;
+
+    // The date passes while the account is deleted: nothing is released.
+    stack.clock.advance(DAY + Duration::from_secs(60));
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let state = "SELECT state FROM futuregrams WHERE share_id = $1";
+    assert_eq!(
+        sharing_row(&stack, state, &s.share_id).await.as_deref(),
+        Some("pending")
+    );
+    assert_eq!(count_mail(&recipient, "/futuregram/view/"), 0);
+
+    // Recovered: it is released, once.
+    let (status, pair) = stack
+        .post(
+            "accounts/recover/",
+            json!({ "username": owner.email, "password": "Secret12#" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{pair}");
+    token_in_mail(&recipient, "/futuregram/view/", &[]).await;
+    assert_eq!(
+        sharing_row(&stack, state, &s.share_id).await.as_deref(),
+        Some("released")
+    );
+    assert_eq!(count_mail(&recipient, "/futuregram/view/"), 1);
+}
