@@ -48,11 +48,19 @@ pub struct Deps<'a> {
     pub settings: &'a Settings,
 }
 
-async fn limit(redis: &ConnectionManager, key: &str, per_hour: u32) -> Result<(), SharingError> {
+const TOO_MANY_CODES: &str = "Too many codes were sent. Try again later.";
+
+/// One more of something limited to `per_hour` for `key`, or `message` with the wait.
+pub async fn limit(
+    redis: &ConnectionManager,
+    key: &str,
+    per_hour: u32,
+    message: &'static str,
+) -> Result<(), SharingError> {
     match ratelimit::hit(redis, key, per_hour, 3600).await? {
         Verdict::Allowed => Ok(()),
         Verdict::Refused { retry_after_secs } => Err(SharingError::RateLimited {
-            message: "Too many codes were sent. Try again later.",
+            message,
             retry_after_secs,
         }),
     }
@@ -88,6 +96,7 @@ pub async fn send_code(
         deps.redis,
         &format!("sharing:code-sends:delivery:{}", d.id),
         deps.settings.code_sends_per_recipient,
+        TOO_MANY_CODES,
     )
     .await?;
     if !client_ip.is_empty() {
@@ -95,6 +104,7 @@ pub async fn send_code(
             deps.redis,
             &format!("sharing:code-sends:client:{client_ip}"),
             deps.settings.code_sends_per_client,
+            TOO_MANY_CODES,
         )
         .await?;
     }

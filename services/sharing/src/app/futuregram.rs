@@ -6,7 +6,7 @@
 //! reaches a recipient. Times come from the settings' clock, so tests can move it.
 
 use chrono::{DateTime, Utc};
-use evidentia_common::{contact::Email, ratelimit};
+use evidentia_common::contact::Email;
 use evidentia_proto::payments::v1 as payments;
 use redis::aio::ConnectionManager;
 use sqlx::{PgConnection, PgPool};
@@ -14,6 +14,7 @@ use uuid::Uuid;
 
 use crate::{
     app::{
+        access,
         create_share::{self, NewShare},
         custody::{self, Kind},
         links::Links,
@@ -76,7 +77,8 @@ fn closed(row: &FuturegramRow) -> Option<SharingError> {
     }
 }
 
-fn when(at: DateTime<Utc>) -> String {
+/// A time as messages write it: 'December 31, 2026 at 18:00 UTC'.
+pub fn when(at: DateTime<Utc>) -> String {
     at.format("%B %-d, %Y at %H:%M UTC").to_string()
 }
 
@@ -803,27 +805,22 @@ pub async fn refresh(
         .filter(|o| o.share_state == "active")
         .ok_or(SharingError::LinkInvalid)?;
     drop(conn);
-    for (key, per_hour) in [
-        (
-            format!("sharing:futuregram-refresh:delivery:{delivery_id}"),
-            deps.settings.code_sends_per_recipient,
-        ),
-        (
-            format!("sharing:futuregram-refresh:client:{client_ip}"),
+    const TOO_MANY_LINKS: &str = "Too many links were sent. Try again later.";
+    access::limit(
+        deps.redis,
+        &format!("sharing:futuregram-refresh:delivery:{delivery_id}"),
+        deps.settings.code_sends_per_recipient,
+        TOO_MANY_LINKS,
+    )
+    .await?;
+    if !client_ip.is_empty() {
+        access::limit(
+            deps.redis,
+            &format!("sharing:futuregram-refresh:client:{client_ip}"),
             deps.settings.code_sends_per_client,
-        ),
-    ] {
-        if key.ends_with(':') {
-            continue;
-        }
-        if let ratelimit::Verdict::Refused { retry_after_secs } =
-            ratelimit::hit(deps.redis, &key, per_hour, 3600).await?
-        {
-            return Err(SharingError::RateLimited {
-                message: "Too many links were sent. Try again later.",
-                retry_after_secs,
-            });
-        }
+            TOO_MANY_LINKS,
+        )
+        .await?;
     }
     let fresh = secret();
     let ttl = chrono::Duration::from_std(deps.settings.futuregram_view_ttl)

@@ -15,7 +15,7 @@ use crate::{
     app::{
         create_share,
         custody::{self, Kind},
-        futuregram::view_message,
+        futuregram::{view_message, when},
     },
     domain::{hash_secret, secret},
     state::AppState,
@@ -112,7 +112,7 @@ async fn remind(
                 body: &format!(
                     "The futuregram of {} you are an executor of will be released on {}.\n\nIf it should not be released, stop it here before then: {url}\n",
                     share.folder_name,
-                    release_at.format("%B %-d, %Y at %H:%M UTC"),
+                    when(release_at),
                 ),
             },
         )

@@ -260,22 +260,6 @@ pub async fn mark_released(
 }
 
 #[tracing::instrument(skip_all, fields(share.id = %share_id))]
-pub async fn set_recipients_paid(
-    conn: &mut PgConnection,
-    share_id: Uuid,
-    paid: i32,
-) -> sqlx::Result<()> {
-    sqlx::query!(
-        "UPDATE futuregrams SET recipients_paid = $2 WHERE share_id = $1",
-        share_id,
-        paid
-    )
-    .execute(conn)
-    .await?;
-    Ok(())
-}
-
-#[tracing::instrument(skip_all, fields(share.id = %share_id))]
 pub async fn executors(conn: &mut PgConnection, share_id: Uuid) -> sqlx::Result<Vec<ExecutorRow>> {
     sqlx::query_as!(
         ExecutorRow,
