@@ -30,7 +30,6 @@ fn unique(prefix: &str) -> String {
 }
 
 struct Scheduled {
-    folder: String,
     item: String,
     share_id: String,
     situation: String,
@@ -73,7 +72,6 @@ async fn futuregram(
     assert_eq!(status, 201, "{created}");
     assert_eq!(created["futuregram"]["state"], "pending", "{created}");
     Scheduled {
-        folder,
         item: uploaded["id"].as_str().unwrap().to_owned(),
         share_id: created["futuregram"]["share_id"]
             .as_str()
@@ -106,6 +104,18 @@ async fn token_in_mail(to: &str, marker: &str, seen: &[String]) -> (String, Stri
         .take_while(char::is_ascii_alphanumeric)
         .collect();
     (token, message)
+}
+
+/// The owner's PUT of `sharing/futuregram/{share}/{what}/update/`.
+async fn update(stack: &Stack, access: &str, share: &str, what: &str, body: Value) -> (u16, Value) {
+    stack
+        .send_auth(
+            reqwest::Method::PUT,
+            &format!("sharing/futuregram/{share}/{what}/update/"),
+            access,
+            Some(body),
+        )
+        .await
 }
 
 async fn respond(stack: &Stack, token: &str, email: &str, action: &str) -> (u16, Value) {
@@ -200,14 +210,14 @@ async fn a_dated_futuregram_is_released_once_to_its_recipient() {
         .await;
     assert_eq!(status, 200);
     assert_eq!(body["futuregrams"], json!([]), "{body}");
-    let (status, _) = stack
-        .send_auth(
-            reqwest::Method::PUT,
-            &format!("sharing/futuregram/{}/recipients/update/", s.share_id),
-            &other.access,
-            Some(json!({ "recipients": [{ "email": unique("thief") }] })),
-        )
-        .await;
+    let (status, _) = update(
+        &stack,
+        &other.access,
+        &s.share_id,
+        "recipients",
+        json!({ "recipients": [{ "email": unique("thief") }] }),
+    )
+    .await;
     assert_eq!(status, 404);
 
     // A second replica runs the same scheduler; the date passes.
@@ -256,14 +266,14 @@ async fn a_dated_futuregram_is_released_once_to_its_recipient() {
     .await;
 
     // Released: no more changes.
-    let (status, body) = stack
-        .send_auth(
-            reqwest::Method::PUT,
-            &format!("sharing/futuregram/{}/executors/update/", s.share_id),
-            &owner.access,
-            Some(json!({ "executors": [] })),
-        )
-        .await;
+    let (status, body) = update(
+        &stack,
+        &owner.access,
+        &s.share_id,
+        "executors",
+        json!({ "executors": [] }),
+    )
+    .await;
     assert_eq!(status, 400, "{body}");
     assert_eq!(body["errors"][0]["code"], "futuregram_state", "{body}");
 
@@ -286,7 +296,6 @@ async fn a_dated_futuregram_is_released_once_to_its_recipient() {
         .get(&format!("sharing/futuregram/view/{fresh}/"))
         .await;
     assert_eq!(status, 200, "{body}");
-    let _ = s.folder;
 }
 
 #[tokio::test]
@@ -459,14 +468,14 @@ async fn executors_and_recipients_change_until_the_release_within_what_was_paid(
     let (old, _) = token_in_mail(&first, "/futuregram/executor/accept/", &[]).await;
 
     // The first executor is replaced: their link stops working, the new one is invited.
-    let (status, body) = stack
-        .send_auth(
-            reqwest::Method::PUT,
-            &format!("sharing/futuregram/{}/executors/update/", s.share_id),
-            &owner.access,
-            Some(json!({ "executors": [{ "email": second }] })),
-        )
-        .await;
+    let (status, body) = update(
+        &stack,
+        &owner.access,
+        &s.share_id,
+        "executors",
+        json!({ "executors": [{ "email": second }] }),
+    )
+    .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["executors"][0]["email"], second.as_str(), "{body}");
     assert_eq!(body["executors"][0]["state"], "invited", "{body}");
@@ -482,24 +491,24 @@ async fn executors_and_recipients_change_until_the_release_within_what_was_paid(
 
     // Recipients may change, not grow past what was paid for.
     let other = unique("other");
-    let (status, body) = stack
-        .send_auth(
-            reqwest::Method::PUT,
-            &format!("sharing/futuregram/{}/recipients/update/", s.share_id),
-            &owner.access,
-            Some(json!({ "recipients": [{ "email": other }, { "email": unique("more") }] })),
-        )
-        .await;
+    let (status, body) = update(
+        &stack,
+        &owner.access,
+        &s.share_id,
+        "recipients",
+        json!({ "recipients": [{ "email": other }, { "email": unique("more") }] }),
+    )
+    .await;
     assert_eq!(status, 400, "{body}");
     assert_eq!(body["errors"][0]["field"], "recipients", "{body}");
-    let (status, body) = stack
-        .send_auth(
-            reqwest::Method::PUT,
-            &format!("sharing/futuregram/{}/recipients/update/", s.share_id),
-            &owner.access,
-            Some(json!({ "recipients": [{ "email": other }] })),
-        )
-        .await;
+    let (status, body) = update(
+        &stack,
+        &owner.access,
+        &s.share_id,
+        "recipients",
+        json!({ "recipients": [{ "email": other }] }),
+    )
+    .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["recipients"][0]["sent_to"], other.as_str(), "{body}");
 

@@ -14,7 +14,7 @@ use super::{
     AppState,
     accounts::PhoneNumber,
     payments::{StoredAccount, Transaction},
-    sharing::{CopyType, RecipientInput, SharedFolder, recipients_pb},
+    sharing::{CopyType, RecipientInput, SharedFolder, phone_pb, recipients_pb},
 };
 use crate::{
     auth::User,
@@ -47,10 +47,7 @@ fn executors_pb(list: Vec<ExecutorInput>) -> Vec<sharing::Executor> {
     list.into_iter()
         .map(|e| sharing::Executor {
             email: e.email,
-            phone_number: e.phone_number.map(|p| sharing::PhoneNumber {
-                country_code: p.country_code,
-                national_number: p.national_number,
-            }),
+            phone_number: e.phone_number.map(phone_pb),
         })
         .collect()
 }

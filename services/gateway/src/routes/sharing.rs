@@ -93,17 +93,21 @@ pub struct RecipientInput {
     pub phone_number: Option<PhoneNumber>,
 }
 
+pub fn phone_pb(phone: PhoneNumber) -> sharing::PhoneNumber {
+    sharing::PhoneNumber {
+        country_code: phone.country_code,
+        national_number: phone.national_number,
+    }
+}
+
 pub fn recipients_pb(list: Vec<RecipientInput>) -> Vec<sharing::Recipient> {
     list.into_iter()
         .map(|r| sharing::Recipient {
             address: match (r.email, r.phone_number) {
                 (Some(email), _) => Some(sharing::recipient::Address::Email(email)),
-                (None, Some(phone)) => Some(sharing::recipient::Address::PhoneNumber(
-                    sharing::PhoneNumber {
-                        country_code: phone.country_code,
-                        national_number: phone.national_number,
-                    },
-                )),
+                (None, Some(phone)) => {
+                    Some(sharing::recipient::Address::PhoneNumber(phone_pb(phone)))
+                }
                 (None, None) => None,
             },
         })
