@@ -71,6 +71,9 @@ export function restoredDraft(): SharingDraft {
   return parseDraft(sessionStore()?.getItem(SESSION_KEY) ?? null) ?? EMPTY_DRAFT;
 }
 
+/** A recipient as the screens show it: the address, or '+1 5551234567'. */
+export const recipientText = (r: DraftRecipient) => ('email' in r ? r.email : `${r.phoneNumber.countryCode} ${r.phoneNumber.nationalNumber}`);
+
 export const sameRecipient = (a: DraftRecipient, b: DraftRecipient) =>
   'email' in a
     ? 'email' in b && a.email.trim().toLowerCase() === b.email.trim().toLowerCase()

@@ -28,7 +28,7 @@ import {
   type Breakdown,
 } from '../../../lib/api/payments';
 import { shareRequest, useShareFolderMutation } from '../../../lib/api/sharing';
-import { isPayable, selectDraftOf, shareDraftCleared, type CopyType, type SharingDraft } from '../../../lib/sharing/draft';
+import { isPayable, recipientText, selectDraftOf, shareDraftCleared, type CopyType, type SharingDraft } from '../../../lib/sharing/draft';
 import { DIALOG, dialogClosed, dialogOpened, showSnackbar } from '../../../lib/ui/uiSlice';
 import { BreakdownTable } from '../components/BreakdownTable';
 import {
@@ -117,10 +117,6 @@ function SharingCheckout({ purchase }: { purchase: SharingPurchase }) {
 
 const COPY_LABELS = { authenticated: 'Authenticated Copy', unauthenticated: 'Unauthenticated Copy' } as const;
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-
-function recipientText(recipient: SharingDraft['recipients'][number]): string {
-  return 'email' in recipient ? recipient.email : `${recipient.phoneNumber.countryCode} ${recipient.phoneNumber.nationalNumber}`;
-}
 
 function ShareCheckout({ purchase, draft }: { purchase: SharingPurchase; draft: SharingDraft & { copyType: CopyType } }) {
   const dispatch = useAppDispatch();

@@ -11,7 +11,8 @@ import { TextField } from '../../../components/TextField';
 import { errorStatus, fieldErrors, firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import { useSharingPriceQuery } from '../../../lib/api/payments';
 import { recipientInput, type PayWith } from '../../../lib/api/sharing';
-import { MAX_RECIPIENTS, sameRecipient, type CopyType, type DraftRecipient } from '../../../lib/sharing/draft';
+import { MAX_RECIPIENTS, recipientText, sameRecipient, type CopyType, type DraftRecipient } from '../../../lib/sharing/draft';
+import { email as emailRule } from '../../../lib/validation/rules';
 import {
   useCancelFuturegramReleaseMutation,
   useCreateFuturegramMutation,
@@ -20,18 +21,17 @@ import {
 import type { Futuregram } from '../api/types';
 import { RecipientForm } from './RecipientForm';
 import { COPY_TYPE_LABELS, MESSAGES } from '../model/labels';
-import { EXECUTOR_STATE_LABELS, formatWhen, FUTUREGRAM_STATE_LABELS } from '../model/futuregram';
+import { formatDateTime } from '../../../lib/format/format';
+import { EXECUTOR_STATE_LABELS, FUTUREGRAM_STATE_LABELS } from '../model/futuregram';
 import '../futuregram.css';
 
 const MAX_EXECUTORS = 10;
 
-const recipientText = (r: DraftRecipient) => ('email' in r ? r.email : `${r.phoneNumber.countryCode} ${r.phoneNumber.nationalNumber}`);
-
 function releaseText(f: Futuregram): string {
-  if (f.state === 'released') return `Released on ${formatWhen(f.releasedAt)}.`;
+  if (f.state === 'released') return `Released on ${formatDateTime(f.releasedAt ?? '')}.`;
   if (f.state === 'vetoed') return 'Stopped by an executor: it will not be released.';
-  if (f.state === 'waiting') return `An executor asked for the release: it happens on ${formatWhen(f.dueAt)} unless you cancel it.`;
-  if (f.releaseAt) return `To be released on ${formatWhen(f.releaseAt)}.`;
+  if (f.state === 'waiting') return `An executor asked for the release: it happens on ${formatDateTime(f.dueAt ?? '')} unless you cancel it.`;
+  if (f.releaseAt) return `To be released on ${formatDateTime(f.releaseAt)}.`;
   return 'To be released when its executors ask for it.';
 }
 
@@ -130,9 +130,9 @@ function FuturegramForm({ situation, folderId, onDone }: { situation: string; fo
   };
 
   const addExecutor = () => {
-    const email = executor.trim().toLowerCase();
-    if (!email) return setExecutorError('Enter an e-mail address.');
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return setExecutorError('Enter a valid e-mail address.');
+    const checked = emailRule.safeParse(executor);
+    if (!checked.success) return setExecutorError(checked.error.issues[0]?.message);
+    const email = checked.data.toLowerCase();
     if (executors.includes(email)) return setExecutorError('This executor is already on the list.');
     if (executors.length >= MAX_EXECUTORS) return setExecutorError('Choose at most 10 executors.');
     setExecutors([...executors, email]);

@@ -11,7 +11,7 @@ import { errorStatus, fieldErrors, firstErrorMessage, SERVER_ERROR_MESSAGE } fro
 import { START } from '../../../lib/routing/accessTable';
 import { useRespondAsExecutorMutation } from '../api/sharingApi';
 import type { ExecutorAction, ExecutorStanding } from '../api/types';
-import { formatWhen } from '../model/futuregram';
+import { formatDateTime } from '../../../lib/format/format';
 import '../futuregram.css';
 
 export const EXECUTOR_TEXT = {
@@ -35,10 +35,10 @@ function standingText(s: ExecutorStanding): string {
   if (s.futuregramState === 'vetoed') return `${whose} was stopped. It will not be released.`;
   if (s.state === 'declined') return `You declined to be an executor of ${whose}.`;
   if (s.state === 'invited') return `You have not answered yet.`;
-  if (s.futuregramState === 'waiting') return `You accepted. The release of ${whose} was asked for: it happens on ${formatWhen(s.dueAt)} unless the owner cancels it.`;
+  if (s.futuregramState === 'waiting') return `You accepted. The release of ${whose} was asked for: it happens on ${formatDateTime(s.dueAt ?? '')} unless the owner cancels it.`;
   if (s.releaseAt) {
-    const veto = s.canVeto ? ' You can stop it now.' : s.dueAt ? ` You can stop it from ${formatWhen(s.dueAt)}.` : '';
-    return `You accepted. ${whose} will be released on ${formatWhen(s.releaseAt)}.${veto}`;
+    const veto = s.canVeto ? ' You can stop it now.' : s.dueAt ? ` You can stop it from ${formatDateTime(s.dueAt)}.` : '';
+    return `You accepted. ${whose} will be released on ${formatDateTime(s.releaseAt ?? '')}.${veto}`;
   }
   return `You accepted. ${whose} has no release date: you can ask for its release.`;
 }

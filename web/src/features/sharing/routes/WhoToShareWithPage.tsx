@@ -11,6 +11,7 @@ import {
   MAX_RECIPIENTS,
   recipientAdded,
   recipientRemoved,
+  recipientText,
   sameRecipient,
   selectDraftOf,
   type CopyType,
@@ -22,7 +23,6 @@ import { COPY_TYPE_LABELS, MESSAGES, plural } from '../model/labels';
 import { sharingCheckoutUrl, shareFilesUrl, typeOfCopyUrl } from '../model/paths';
 import '../sharing.css';
 
-export const recipientText = (r: DraftRecipient) => ('email' in r ? r.email : `${r.phoneNumber.countryCode} ${r.phoneNumber.nationalNumber}`);
 
 export function WhoToShareWithPage() {
   const { folderId = '' } = useParams();
