@@ -650,6 +650,7 @@ impl AccountsRpc for AccountsApi {
             name: m.name,
             role: m.role,
             created_at: Some(timestamp(m.created_at)),
+            owner_id: m.owner_id.to_string(),
         }))
     }
 

@@ -88,6 +88,7 @@ pub const PARTICIPANT_NOT_FOUND: &str = "Participant not found.";
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Membership {
     pub organization_id: Uuid,
+    pub owner_id: Uuid,
     pub name: String,
     pub role: String,
     pub created_at: DateTime<Utc>,
@@ -105,7 +106,7 @@ pub async fn membership(
     user_id: Uuid,
 ) -> Result<Option<Membership>, AccountsError> {
     Ok(sqlx::query_as(
-        "SELECT o.id AS organization_id, o.name, m.role, o.created_at FROM organization_members m \
+        "SELECT o.id AS organization_id, o.owner_id, o.name, m.role, o.created_at FROM organization_members m \
          JOIN organizations o ON o.id = m.organization_id WHERE m.user_id = $1",
     )
     .bind(user_id)

@@ -13,6 +13,9 @@ pub struct Config {
     pub uploads: UploadPolicy,
     pub media: MediaTools,
     pub geocoder: GeocoderConfig,
+    /// Where organization membership is asked (accounts' gRPC endpoint).
+    pub accounts_url: String,
+    pub contributions: ContributionPolicy,
 }
 
 /// Reverse geocoding: the bundled gazetteer, or Nominatim falling back to it.
@@ -24,6 +27,15 @@ pub enum GeocoderConfig {
         user_agent: String,
         timeout_ms: u64,
     },
+}
+
+/// Limits on what anonymous contributors send into organization folders.
+#[derive(Debug, Clone)]
+pub struct ContributionPolicy {
+    /// Bytes one contributed file may have (at most the general `MAX_FILE_BYTES`).
+    pub max_file_bytes: i64,
+    /// How long a declined contribution is kept before it is deleted.
+    pub declined_retention_seconds: i64,
 }
 
 /// Programs that process media.
@@ -144,6 +156,14 @@ impl Config {
                 part_size_bytes: env_or("UPLOAD_PART_SIZE_BYTES", "8388608")?,
                 max_file_bytes: env_or("MAX_FILE_BYTES", "10737418240")?,
                 abandon_after_hours: env_or("UPLOAD_ABANDON_AFTER_HOURS", "24")?,
+            },
+            accounts_url: env_or("ACCOUNTS_GRPC_URL", "http://127.0.0.1:50051")?,
+            contributions: ContributionPolicy {
+                max_file_bytes: env_or("EVIDENCE_CONTRIBUTION_MAX_FILE_BYTES", "2147483648")?,
+                declined_retention_seconds: env_or(
+                    "EVIDENCE_DECLINED_RETENTION_SECONDS",
+                    "604800",
+                )?,
             },
             media: MediaTools {
                 ffmpeg: env_or("EVIDENCE_FFMPEG", "ffmpeg")?,

@@ -20,6 +20,12 @@ pub enum EvidenceError {
     /// Kept for a futuregram until it is released.
     #[error("held")]
     Held,
+    /// The caller's organization role does not allow this change.
+    #[error("forbidden")]
+    Forbidden,
+    /// An anonymous contribution's upload could not be finished: the file is marked rejected.
+    #[error("contribution rejected: {0}")]
+    ContributionRejected(String),
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -34,6 +40,9 @@ pub const EXPIRED_MESSAGE: &str = "Please extend your Storage Date for this file
 
 pub const HELD_MESSAGE: &str =
     "This file is kept for a futuregram. It can be changed once the futuregram is released.";
+
+pub const FORBIDDEN_MESSAGE: &str =
+    "Only the organization's owner and admins can do this.";
 
 impl From<EvidenceError> for Status {
     fn from(err: EvidenceError) -> Self {
@@ -50,6 +59,12 @@ impl From<EvidenceError> for Status {
                 with_reason(Code::FailedPrecondition, "wrong_state", message)
             }
             EvidenceError::Held => with_reason(Code::FailedPrecondition, "held", HELD_MESSAGE),
+            EvidenceError::Forbidden => {
+                with_reason(Code::PermissionDenied, "forbidden", FORBIDDEN_MESSAGE)
+            }
+            EvidenceError::ContributionRejected(reason) => {
+                with_reason(Code::FailedPrecondition, "rejected", &reason)
+            }
             EvidenceError::Internal(err) => internal(&err),
         }
     }

@@ -16,6 +16,7 @@ use crate::{
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Folder {
     pub id: Uuid,
+    pub owner_id: Uuid,
     pub name: String,
     pub created_at: DateTime<Utc>,
     pub storage_expires_at: DateTime<Utc>,
@@ -26,6 +27,8 @@ pub struct Folder {
     pub vehicle_type: Option<String>,
     pub moment: Option<String>,
     pub pickup_folder_id: Option<Uuid>,
+    pub organization_id: Option<Uuid>,
+    pub template_id: Option<Uuid>,
 }
 
 impl Folder {
@@ -34,7 +37,8 @@ impl Folder {
     }
 }
 
-const SELECT: &str = "SELECT f.id, f.name, f.created_at, f.storage_expires_at, f.client_id, \
+const SELECT: &str = "SELECT f.id, f.owner_id, f.name, f.created_at, f.storage_expires_at, f.client_id, \
+     f.organization_id, f.template_id, \
      r.kind AS rental_kind, r.vehicle_type, r.moment, r.pickup_folder_id, \
      COUNT(i.id) FILTER (WHERE i.status = 'verified' OR i.previous_object_key IS NOT NULL) AS file_count, \
      COALESCE(SUM(CASE WHEN i.purged_at IS NOT NULL THEN 0 \
@@ -49,6 +53,14 @@ pub struct NewFolder {
     pub name: Name,
     pub client_id: Option<Uuid>,
     pub rental: Option<Rental>,
+    pub organization: Option<OrganizationOrigin>,
+}
+
+/// An organization folder's organization and the template it is made from.
+#[derive(Debug, Clone, Copy)]
+pub struct OrganizationOrigin {
+    pub organization_id: Uuid,
+    pub template_id: Uuid,
 }
 
 /// A return's pick-up folder must be the same owner's pick-up of the same kind; anything else
@@ -100,14 +112,16 @@ pub async fn create(
     let id = Uuid::now_v7();
     let expires = Utc::now() + Duration::days(policy.default_period_days);
     let inserted = sqlx::query(
-        "INSERT INTO folders (id, owner_id, name, storage_expires_at, client_id) VALUES ($1, $2, $3, $4, $5) \
-         ON CONFLICT ON CONSTRAINT folders_owner_client_id DO NOTHING",
+        "INSERT INTO folders (id, owner_id, name, storage_expires_at, client_id, organization_id, template_id) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT ON CONSTRAINT folders_owner_client_id DO NOTHING",
     )
     .bind(id)
     .bind(owner)
     .bind(new.name.as_str())
     .bind(expires)
     .bind(new.client_id)
+    .bind(new.organization.map(|o| o.organization_id))
+    .bind(new.organization.map(|o| o.template_id))
     .execute(&mut *conn)
     .await?
     .rows_affected();
@@ -164,8 +178,9 @@ async fn by_client_id(
         .await?)
 }
 
-/// The owner's folders, newest first; with `pickup`, only the returns of that pick-up folder
-/// (which must be the owner's).
+/// The owner's own folders, newest first (an organization's folders are listed with the
+/// organization's, not in its owner's files); with `pickup`, only the returns of that pick-up
+/// folder (which must be the owner's).
 pub async fn list(
     conn: &mut PgConnection,
     owner: Uuid,
@@ -175,7 +190,8 @@ pub async fn list(
         get(conn, owner, pickup).await?;
     }
     let sql = format!(
-        "{SELECT} WHERE f.owner_id = $1 AND ($2::uuid IS NULL OR r.pickup_folder_id = $2) {GROUP} ORDER BY f.created_at DESC"
+        "{SELECT} WHERE f.owner_id = $1 AND f.organization_id IS NULL \
+         AND ($2::uuid IS NULL OR r.pickup_folder_id = $2) {GROUP} ORDER BY f.created_at DESC"
     );
     Ok(sqlx::query_as(&sql)
         .bind(owner)

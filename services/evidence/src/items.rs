@@ -53,6 +53,10 @@ pub struct Item {
     pub previous_file_size: Option<i64>,
     pub purged_at: Option<DateTime<Utc>>,
     pub storage_expires_at: DateTime<Utc>,
+    pub step_id: Option<Uuid>,
+    pub contributor_id: Option<Uuid>,
+    pub contributor_email: Option<String>,
+    pub review_state: Option<String>,
 }
 
 impl Item {
@@ -104,11 +108,12 @@ impl Item {
     }
 }
 
-const COLUMNS: &str = "id, folder_id, owner_id, name, media_type, mime_type, object_key, file_size, sha256, status, \
+pub const COLUMNS: &str = "id, folder_id, owner_id, name, media_type, mime_type, object_key, file_size, sha256, status, \
      rejection_reason, upload_id, part_size, latitude, longitude, city, address, country_code, duration_seconds, captured_at, \
      received_at, verified_at, created_at, thumbnail_key, client_id, section, \
      previous_object_key, previous_thumbnail_key, previous_file_size, purged_at, \
-     (SELECT f.storage_expires_at FROM folders f WHERE f.id = items.folder_id) AS storage_expires_at";
+     (SELECT f.storage_expires_at FROM folders f WHERE f.id = items.folder_id) AS storage_expires_at, \
+     step_id, contributor_id, contributor_email, review_state";
 
 /// A capture as the device describes it.
 #[derive(Debug, Clone)]
@@ -125,6 +130,19 @@ pub struct NewItem {
     pub duration_seconds: Option<f64>,
     pub client_id: Option<String>,
     pub section: Option<String>,
+    /// The step of an organization folder (required there, refused elsewhere).
+    pub step_id: Option<String>,
+    /// Set when an anonymous contributor sends the file (through the sharing service).
+    pub contribution: Option<Contribution>,
+}
+
+/// Who contributed a file to an organization folder: the sharing service's id of a verified
+/// contributor, the address they proved and the link they came by.
+#[derive(Debug, Clone)]
+pub struct Contribution {
+    pub contributor_id: Uuid,
+    pub email: String,
+    pub link_id: Uuid,
 }
 
 /// How the browser sends the bytes.
@@ -243,7 +261,7 @@ fn ttl(state: &AppState) -> Duration {
 }
 
 /// How to go on with the item's upload: `None` once its bytes are in.
-fn upload_of(state: &AppState, item: &Item) -> Result<Option<Upload>, EvidenceError> {
+pub fn upload_of(state: &AppState, item: &Item) -> Result<Option<Upload>, EvidenceError> {
     if item.status != "awaiting_upload" {
         return Ok(None);
     }
@@ -315,7 +333,7 @@ async fn start_upload(
 }
 
 /// City, address and country of a capture's coordinates; a geocoding failure leaves them empty.
-async fn place_of(
+pub async fn place_of(
     state: &AppState,
     latitude: Option<f64>,
     longitude: Option<f64>,
@@ -343,6 +361,14 @@ pub async fn create(
     let mut conn = state.pool.acquire().await?;
     let folder = folders::get(&mut conn, owner, new.folder_id).await?;
     if let Some(existing) = by_client_id(&mut conn, folder.id, valid.client_id).await? {
+        if let Some(contribution) = &new.contribution {
+            if existing.contributor_id != Some(contribution.contributor_id) {
+                return Err(EvidenceError::NotFound);
+            }
+            if existing.status == "rejected" {
+                return restart(state, &mut conn, existing).await;
+            }
+        }
         let upload = upload_of(state, &existing)?;
         return Ok((existing, upload));
     }
@@ -355,6 +381,14 @@ pub async fn create(
     }
     let section = domain::section(folder.rental_kind(), new.section.as_deref())
         .map_err(|e| EvidenceError::Invalid(vec![e]))?;
+    let step_id = crate::org_folders::check_step(
+        &mut conn,
+        folder.organization_id.is_some(),
+        folder.id,
+        new.step_id.as_deref(),
+        valid.media,
+    )
+    .await?;
     let (city, address, country_code) = place_of(state, new.latitude, new.longitude).await;
     let id = Uuid::now_v7();
     let key = format!("users/{owner}/folders/{}/items/{id}", folder.id);
@@ -363,8 +397,9 @@ pub async fn create(
     let sql = format!(
         "INSERT INTO items (id, folder_id, owner_id, name, media_type, mime_type, object_key, file_size, sha256, \
          upload_id, part_size, latitude, longitude, duration_seconds, captured_at, city, address, country_code, \
-         client_id, section) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) \
+         client_id, section, step_id, contributor_id, contributor_email, contribution_link_id, review_state) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, \
+         $21, $22, $23, $24, $25) \
          ON CONFLICT ON CONSTRAINT items_folder_client_id DO NOTHING RETURNING {COLUMNS}"
     );
     let inserted: Option<Item> = sqlx::query_as(&sql)
@@ -388,6 +423,11 @@ pub async fn create(
         .bind(&country_code)
         .bind(valid.client_id)
         .bind(section)
+        .bind(step_id)
+        .bind(new.contribution.as_ref().map(|c| c.contributor_id))
+        .bind(new.contribution.as_ref().map(|c| c.email.as_str()))
+        .bind(new.contribution.as_ref().map(|c| c.link_id))
+        .bind(new.contribution.as_ref().map(|_| "pending"))
         .fetch_optional(&mut *conn)
         .await?;
     if let Some(item) = inserted {
@@ -404,6 +444,50 @@ pub async fn create(
         .ok_or(EvidenceError::NotFound)?;
     let upload = upload_of(state, &existing)?;
     Ok((existing, upload))
+}
+
+/// A contribution whose upload failed, sent again: the same item gets a fresh upload of the
+/// same declared file (the contributor's retry).
+async fn restart(
+    state: &AppState,
+    conn: &mut PgConnection,
+    item: Item,
+) -> Result<(Item, Option<Upload>), EvidenceError> {
+    if state
+        .config
+        .storage
+        .expired(item.storage_expires_at, Utc::now())
+    {
+        return Err(EvidenceError::Expired);
+    }
+    if let Some(upload_id) = &item.upload_id
+        && let Err(err) = state.store.abort_multipart(&item.object_key, upload_id).await
+    {
+        // The old upload may be gone already; S3 drops abandoned ones by its own lifecycle.
+        tracing::debug!(error = ?err, "abort of a failed contribution's upload");
+    }
+    let (upload, upload_id, part_size) =
+        start_upload(state, &item.object_key, &item.mime_type, item.file_size).await?;
+    let sql = format!(
+        "UPDATE items SET status = 'awaiting_upload', rejection_reason = '', upload_id = $2, part_size = $3, \
+         received_at = NULL, upload_started_at = now(), updated_at = now() \
+         WHERE id = $1 AND status = 'rejected' RETURNING {COLUMNS}"
+    );
+    let restarted: Option<Item> = sqlx::query_as(&sql)
+        .bind(item.id)
+        .bind(&upload_id)
+        .bind(part_size)
+        .fetch_optional(&mut *conn)
+        .await?;
+    match restarted {
+        Some(item) => Ok((item, Some(upload))),
+        // A concurrent retry restarted it first: go on with that one.
+        None => {
+            let item = get(conn, item.owner_id, item.id).await?;
+            let upload = upload_of(state, &item)?;
+            Ok((item, upload))
+        }
+    }
 }
 
 /// A new capture of an item's subject, as the device describes it.
@@ -466,6 +550,8 @@ pub async fn retake(
             duration_seconds: retake.duration_seconds,
             client_id: None,
             section: None,
+            step_id: None,
+            contribution: None,
         },
         state.config.uploads.max_file_bytes,
     )?;
@@ -673,6 +759,7 @@ pub async fn original_key(
 
 /// Presigned URLs for the asked parts of a multipart upload, and the parts S3 already holds.
 pub struct PartUrls {
+    pub upload_id: String,
     pub urls: Vec<(i32, String)>,
     pub completed: Vec<i32>,
     pub part_size: i64,
@@ -723,6 +810,7 @@ pub async fn part_urls(
         ));
     }
     Ok(PartUrls {
+        upload_id: upload_id.to_owned(),
         urls,
         completed,
         part_size,

@@ -2,6 +2,7 @@
 //! storage dates and per-user storage usage (every account gets its usage row at sign-up).
 
 pub mod config;
+pub mod contributions;
 pub mod domain;
 pub mod error;
 pub mod folders;
@@ -9,8 +10,12 @@ pub mod geocode;
 pub mod grpc;
 pub mod holds;
 pub mod items;
+pub mod org_folders;
+pub mod organizations;
+pub mod sniff;
 pub mod storage;
 pub mod sweeper;
+pub mod templates;
 pub mod thumbnails;
 pub mod usage;
 pub mod verify;
@@ -24,6 +29,7 @@ use evidentia_common::{
     service::{Infrastructure, Service},
 };
 use evidentia_proto::{
+    accounts::v1::accounts_service_client::AccountsServiceClient,
     events::v1::{AccountCreated, AccountPurged, ItemUploaded, StorageExtensionPaid},
     evidence::v1::evidence_service_server::EvidenceServiceServer,
 };
@@ -41,6 +47,7 @@ pub struct AppState {
     pub pool: PgPool,
     pub store: Arc<storage::MediaStore>,
     pub geocoder: Arc<dyn geocode::Geocoder>,
+    pub memberships: Arc<dyn organizations::Memberships>,
 }
 
 pub struct EvidenceService;
@@ -97,6 +104,7 @@ impl Service for EvidenceService {
                 },
             );
         infra.consume(consumers, &shutdown);
+        let config_accounts_url = config.accounts_url.clone();
         let config = Arc::new(config);
         let gazetteer: Arc<dyn geocode::Geocoder> = Arc::new(geocode::Gazetteer::default());
         let geocoder: Arc<dyn geocode::Geocoder> = match &config.geocoder {
@@ -123,6 +131,12 @@ impl Service for EvidenceService {
             pool: infra.pool.clone(),
             store,
             geocoder,
+            memberships: Arc::new(organizations::AccountsMemberships(
+                AccountsServiceClient::with_interceptor(
+                    rpc::channel(&config_accounts_url)?,
+                    rpc::TracePropagation,
+                ),
+            )),
         };
         let health = infra.health_service(
             &["evidentia.evidence.v1.EvidenceService"],

@@ -296,6 +296,19 @@ impl MediaStore {
         Ok(object.body)
     }
 
+    /// The object's first `n` bytes (fewer when it is shorter), for recognising its format.
+    pub async fn head(&self, key: &str, n: u64) -> anyhow::Result<Vec<u8>> {
+        let object = self
+            .client
+            .get_object()
+            .bucket(&self.config.bucket)
+            .key(key)
+            .range(format!("bytes=0-{}", n.saturating_sub(1)))
+            .send()
+            .await?;
+        Ok(object.body.collect().await?.into_bytes().to_vec())
+    }
+
     /// The whole object (for small objects only: thumbnails are made from images).
     pub async fn read(&self, key: &str) -> anyhow::Result<Vec<u8>> {
         let object = self

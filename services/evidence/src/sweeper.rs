@@ -6,7 +6,9 @@
 //! - folders whose storage date has passed are marked expired, publishing `FolderExpired` once
 //!   per expiry (an extension clears the mark);
 //! - expired folders past the grace period (`EVIDENCE_EXPIRED_RETENTION_DAYS`) lose their files:
-//!   objects and thumbnails are deleted from S3, the items are marked purged and leave the usage.
+//!   objects and thumbnails are deleted from S3, the items are marked purged and leave the usage;
+//! - contributions a participant declined are deleted once `EVIDENCE_DECLINED_RETENTION_SECONDS`
+//!   have passed (a week by default: time to undo a mistaken decline by asking again).
 
 use std::{sync::Arc, time::Duration};
 
@@ -170,6 +172,34 @@ async fn purge_folder(
     Ok(true)
 }
 
+/// Deletes contributions declined more than `retention_seconds` ago; returns how many.
+pub async fn remove_declined(
+    pool: &PgPool,
+    store: &MediaStore,
+    retention_seconds: i64,
+) -> anyhow::Result<usize> {
+    let due: Vec<(Uuid, Uuid)> = sqlx::query_as(
+        "SELECT id, owner_id FROM items WHERE review_state = 'declined' \
+         AND reviewed_at <= now() - make_interval(secs => $1::double precision) LIMIT 500",
+    )
+    .bind(retention_seconds as f64)
+    .fetch_all(pool)
+    .await?;
+    let mut removed = 0;
+    for (id, owner) in due {
+        let mut tx = pool.begin().await?;
+        let item = match items::delete(&mut tx, owner, id).await {
+            Ok(item) => item,
+            Err(crate::error::EvidenceError::NotFound) => continue,
+            Err(err) => return Err(anyhow::anyhow!("{err}")),
+        };
+        tx.commit().await?;
+        store.remove_all(item.objects()).await;
+        removed += 1;
+    }
+    Ok(removed)
+}
+
 /// Sweeps every `sweep_interval_seconds` until `shutdown`.
 pub async fn run(
     pool: PgPool,
@@ -191,6 +221,17 @@ pub async fn run(
         }
         if let Err(err) = purge(&pool, &store, storage.expired_retention_days).await {
             tracing::warn!(error = ?err, "purging expired folders failed");
+        }
+        match remove_declined(
+            &pool,
+            &store,
+            config.contributions.declined_retention_seconds,
+        )
+        .await
+        {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(count = n, "declined contributions deleted"),
+            Err(err) => tracing::warn!(error = ?err, "deleting declined contributions failed"),
         }
         tokio::select! {
             () = shutdown.cancelled() => return,

@@ -14,7 +14,7 @@ use evidentia_proto::events::v1::{ItemRejected, ItemUploaded, ItemVerified};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::storage::MediaStore;
+use crate::{domain::MediaType, sniff, storage::MediaStore};
 
 pub struct VerifyOnUpload {
     pub store: Arc<MediaStore>,
@@ -27,7 +27,13 @@ struct Row {
     previous_object_key: Option<String>,
     previous_thumbnail_key: Option<String>,
     previous_file_size: Option<i64>,
+    media_type: String,
+    contributor_id: Option<Uuid>,
+    contributor_email: Option<String>,
 }
+
+/// Why a contribution is refused by what its bytes are.
+pub const NOT_THAT_MEDIUM: &str = "The file's content is not the kind of file it was sent as.";
 
 /// Why a stored object does not match its declaration, if it does not.
 pub fn mismatch(
@@ -57,8 +63,8 @@ impl Handler<ItemUploaded> for VerifyOnUpload {
     ) -> anyhow::Result<()> {
         let id = Uuid::parse_str(&event.item_id)?;
         let row: Option<Row> = sqlx::query_as(
-            "SELECT status, object_key, previous_object_key, previous_thumbnail_key, previous_file_size \
-             FROM items WHERE id = $1 FOR UPDATE",
+            "SELECT status, object_key, previous_object_key, previous_thumbnail_key, previous_file_size, \
+             media_type, contributor_id, contributor_email FROM items WHERE id = $1 FOR UPDATE",
         )
         .bind(id)
         .fetch_optional(&mut *conn)
@@ -68,7 +74,18 @@ impl Handler<ItemUploaded> for VerifyOnUpload {
             return Ok(()); // deleted or retaken meanwhile, or already decided
         };
         let digest = self.store.digest(&event.object_key).await?;
-        match mismatch(event.file_size, &event.sha256, digest.size, &digest.sha256) {
+        let mut verdict = mismatch(event.file_size, &event.sha256, digest.size, &digest.sha256);
+        // An anonymous contributor's file must be what it claims by its content too.
+        if verdict.is_none()
+            && row.contributor_id.is_some()
+            && let Some(media) = MediaType::from_db(&row.media_type)
+        {
+            let head = self.store.head(&event.object_key, sniff::HEAD_BYTES).await?;
+            if !sniff::is(media, &head) {
+                verdict = Some(NOT_THAT_MEDIUM.to_owned());
+            }
+        }
+        match verdict {
             None => {
                 sqlx::query(
                     "UPDATE items SET status = 'verified', verified_at = now(), previous_object_key = NULL, \
@@ -107,6 +124,11 @@ impl Handler<ItemUploaded> for VerifyOnUpload {
                         folder_id: event.folder_id,
                         owner_id: event.owner_id,
                         file_size: event.file_size,
+                        contributor_id: row
+                            .contributor_id
+                            .map(|id| id.to_string())
+                            .unwrap_or_default(),
+                        contributor_email: row.contributor_email.clone().unwrap_or_default(),
                     },
                 )
                 .await?;

@@ -89,6 +89,18 @@ impl Config {
                     "5",
                 )?),
                 clock: Clock::system(),
+                contribution_uploads_per_link: env_or(
+                    "SHARING_CONTRIBUTION_UPLOADS_PER_LINK",
+                    "300",
+                )?,
+                contribution_uploads_per_client: env_or(
+                    "SHARING_CONTRIBUTION_UPLOADS_PER_CLIENT",
+                    "300",
+                )?,
+                contributor_token_ttl: Duration::from_secs(env_or(
+                    "SHARING_CONTRIBUTOR_TOKEN_TTL_SECONDS",
+                    "86400",
+                )?),
             },
         })
     }

@@ -19,6 +19,9 @@ pub enum SharingError {
     /// The link in a recipient's message names no share that is still on.
     #[error("link no longer valid")]
     LinkInvalid,
+    /// A contribution link that can take no more files.
+    #[error("contribution link closed")]
+    LinkClosed(LinkClosed),
     /// An access token that expired, or whose share was revoked.
     #[error("access ended")]
     AccessEnded,
@@ -55,6 +58,33 @@ pub enum SharingError {
     Internal(#[from] anyhow::Error),
 }
 
+/// Why a contribution link takes nothing more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkClosed {
+    Expired,
+    Revoked,
+    UsedUp,
+}
+
+impl LinkClosed {
+    /// The link's state as the API names it.
+    pub fn state(self) -> &'static str {
+        match self {
+            Self::Expired => "expired",
+            Self::Revoked => "revoked",
+            Self::UsedUp => "used_up",
+        }
+    }
+
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::Expired => "This link has expired.",
+            Self::Revoked => "This link was revoked.",
+            Self::UsedUp => "This link has reached its number of submissions.",
+        }
+    }
+}
+
 impl SharingError {
     pub fn invalid(field: &str, message: &str) -> Self {
         Self::Invalid(vec![FieldError::new(field, message)])
@@ -89,6 +119,11 @@ impl From<SharingError> for Status {
                 Code::NotFound,
                 "link_invalid",
                 "This link is no longer valid.",
+            ),
+            SharingError::LinkClosed(closed) => with_reason(
+                Code::FailedPrecondition,
+                &format!("link_{}", closed.state()),
+                closed.message(),
             ),
             SharingError::AccessEnded => with_reason(
                 Code::Unauthenticated,

@@ -19,6 +19,7 @@ use crate::{
     app::{
         access::{self, Pass},
         chat::{self, Draft, Participant},
+        contribute,
         create_share::{self, NewShare},
         futuregram::{self, Action, ExecutorView, FuturegramView, NewFuturegramRequest},
         owner::{self, ItemCheck, ItemCustody, ShareView},
@@ -28,6 +29,7 @@ use crate::{
     directory,
     domain::{CopyType, ExecutorContact, MAX_RECIPIENTS, Recipient},
     error::SharingError,
+    outbound::{NewSubmission, SubmissionFacts, SubmissionUpload},
     state::AppState,
     store::{chat::ThreadSummary, custody::EntryRow},
 };
@@ -109,6 +111,75 @@ fn recipients(list: &[pb::Recipient]) -> Result<Vec<Recipient>, SharingError> {
         Ok(parsed)
     } else {
         Err(SharingError::Invalid(errors))
+    }
+}
+
+fn link_pb(view: contribute::LinkView) -> pb::ContributionLink {
+    pb::ContributionLink {
+        id: view.row.id.to_string(),
+        folder_id: view.row.folder_id.to_string(),
+        url: view.url.unwrap_or_default(),
+        channel: view.row.channel,
+        sent_to: view.row.sent_to,
+        expires_at: Some(timestamp(view.row.expires_at)),
+        max_submissions: view.row.max_submissions,
+        submissions: view.row.submissions,
+        state: view.state.to_owned(),
+        created_at: Some(timestamp(view.row.created_at)),
+    }
+}
+
+fn submission_pb(s: SubmissionFacts) -> pb::Submission {
+    pb::Submission {
+        id: s.id.to_string(),
+        step_id: s.step_id.map(|id| id.to_string()).unwrap_or_default(),
+        name: s.name,
+        media_type: s.media_type.to_owned(),
+        mime_type: s.mime_type,
+        file_size: s.file_size,
+        sha256: s.sha256,
+        status: s.status.to_owned(),
+        rejection_reason: s.rejection_reason,
+        captured_at: s.captured_at.map(timestamp),
+        received_at: s.received_at.map(timestamp),
+        verified_at: s.verified_at.map(timestamp),
+    }
+}
+
+/// One recipient of a contribution link: an e-mail address or a phone number.
+fn link_recipient(recipient: Option<pb::Recipient>) -> Result<Recipient, SharingError> {
+    match recipient.and_then(|r| r.address) {
+        Some(pb::recipient::Address::Email(email)) => {
+            Ok(Recipient::Email(Email::parse("email", &email)?))
+        }
+        Some(pb::recipient::Address::PhoneNumber(phone)) => Ok(Recipient::Phone(
+            PhoneNumber::parse("phone_number", &phone.country_code, &phone.national_number)?,
+        )),
+        None => Err(SharingError::invalid(
+            "email",
+            "Give an e-mail address or a phone number.",
+        )),
+    }
+}
+
+impl SharingApi {
+    fn link_deps(&self) -> contribute::LinkDeps<'_> {
+        contribute::LinkDeps {
+            pool: &self.state.pool,
+            folders: self.state.organization_folders.as_ref(),
+            links: &self.state.links,
+            messengers: &self.state.messengers,
+        }
+    }
+
+    fn contributor_deps(&self) -> contribute::ContributorDeps<'_> {
+        contribute::ContributorDeps {
+            pool: &self.state.pool,
+            redis: &self.state.redis,
+            folders: self.state.organization_folders.as_ref(),
+            messengers: &self.state.messengers,
+            settings: &self.state.settings,
+        }
     }
 }
 
@@ -888,4 +959,244 @@ impl SharingRpc for SharingApi {
             sent_to_masked: masked,
         }))
     }
+
+    async fn create_contribution_link(
+        &self,
+        request: Request<pb::CreateContributionLinkRequest>,
+    ) -> Reply<pb::ContributionLink> {
+        let member = Caller::from_metadata(request.metadata()).require_user()?;
+        let req = request.into_inner();
+        let folder_id = id(&req.folder_id)?;
+        let recipient = link_recipient(req.recipient)?;
+        let made = contribute::create_link(
+            &self.link_deps(),
+            member,
+            contribute::NewLinkRequest {
+                folder_id,
+                organization_name: req.organization_name,
+                recipient,
+                expires_in_days: req.expires_in_days,
+                max_submissions: req.max_submissions,
+            },
+        )
+        .await?;
+        Ok(Response::new(link_pb(made)))
+    }
+
+    async fn list_contribution_links(
+        &self,
+        request: Request<pb::ListContributionLinksRequest>,
+    ) -> Reply<pb::ListContributionLinksResponse> {
+        let member = Caller::from_metadata(request.metadata()).require_user()?;
+        let folder_id = id(&request.into_inner().folder_id)?;
+        let links = contribute::list_links(&self.link_deps(), member, folder_id).await?;
+        Ok(Response::new(pb::ListContributionLinksResponse {
+            links: links.into_iter().map(link_pb).collect(),
+        }))
+    }
+
+    async fn revoke_contribution_link(
+        &self,
+        request: Request<pb::RevokeContributionLinkRequest>,
+    ) -> Reply<pb::ContributionLink> {
+        let member = Caller::from_metadata(request.metadata()).require_user()?;
+        let link_id = id(&request.into_inner().link_id)?;
+        let link = contribute::revoke_link(&self.link_deps(), member, link_id).await?;
+        Ok(Response::new(link_pb(link)))
+    }
+
+    async fn send_contributor_code(
+        &self,
+        request: Request<pb::SendContributorCodeRequest>,
+    ) -> Reply<pb::ContributorCodeSent> {
+        let req = request.into_inner();
+        let email = Email::parse("email", &req.email).map_err(SharingError::from)?;
+        let sent =
+            contribute::send_code(&self.contributor_deps(), &req.link, &email, &req.client_ip)
+                .await?;
+        Ok(Response::new(pb::ContributorCodeSent {
+            code_id: sent.code_id.to_string(),
+            sent_to: sent.sent_to,
+            expires_in: sent.expires_in_secs,
+        }))
+    }
+
+    async fn check_contributor_code(
+        &self,
+        request: Request<pb::CheckContributorCodeRequest>,
+    ) -> Reply<pb::ContributorGranted> {
+        let req = request.into_inner();
+        let granted = contribute::check_code(
+            &self.contributor_deps(),
+            id(&req.code_id)?,
+            &req.confirmation_code,
+        )
+        .await?;
+        Ok(Response::new(pb::ContributorGranted {
+            contribution_token: granted.token,
+            folder_id: granted.folder_id.to_string(),
+            expires_at: Some(timestamp(granted.expires_at)),
+        }))
+    }
+
+    async fn get_contributor_folder(
+        &self,
+        request: Request<pb::GetContributorFolderRequest>,
+    ) -> Reply<pb::ContributorFolder> {
+        let req = request.into_inner();
+        let step_id = req.step_id.as_deref().map(id).transpose()?;
+        let found = contribute::folder_view(
+            &self.contributor_deps(),
+            &req.token,
+            id(&req.folder_id)?,
+            step_id,
+        )
+        .await?;
+        let mut submissions = found.submissions;
+        let steps = found
+            .folder
+            .steps
+            .into_iter()
+            .map(|step| {
+                let (mine, rest): (Vec<SubmissionFacts>, Vec<SubmissionFacts>) =
+                    submissions.drain(..).partition(|s| s.step_id == Some(step.id));
+                submissions = rest;
+                pb::ContributionStep {
+                    id: step.id.to_string(),
+                    name: step.name,
+                    instructions: step.instructions,
+                    media_types: step.media_types.iter().map(|m| (*m).to_owned()).collect(),
+                    min_files: step.min_files,
+                    max_files: step.max_files,
+                    submissions: mine.into_iter().map(submission_pb).collect(),
+                }
+            })
+            .collect();
+        Ok(Response::new(pb::ContributorFolder {
+            folder_id: found.folder.id.to_string(),
+            folder_name: found.folder.name,
+            organization_name: found.organization_name,
+            email: found.email,
+            expires_at: Some(timestamp(found.expires_at)),
+            submissions_left: found.submissions_left,
+            steps,
+        }))
+    }
+
+    async fn create_submission(
+        &self,
+        request: Request<pb::CreateSubmissionRequest>,
+    ) -> Reply<pb::SubmissionCreated> {
+        let req = request.into_inner();
+        let new = NewSubmission {
+            folder_id: id(&req.folder_id)?,
+            step_id: id(&req.step_id)?,
+            client_id: req.client_id,
+            name: req.name,
+            media_type: req.media_type,
+            mime_type: req.mime_type,
+            file_size: req.file_size,
+            sha256: req.sha256,
+            captured_at: req.captured_at,
+            latitude: req.latitude,
+            longitude: req.longitude,
+            duration_seconds: req.duration_seconds,
+        };
+        let (made, upload) =
+            contribute::create_submission(&self.contributor_deps(), &req.token, &req.client_ip, new)
+                .await?;
+        Ok(Response::new(pb::SubmissionCreated {
+            submission: Some(submission_pb(made)),
+            upload: match upload {
+                Some(SubmissionUpload::Single) => "single".to_owned(),
+                Some(SubmissionUpload::Multipart) => "multipart".to_owned(),
+                None => String::new(),
+            },
+        }))
+    }
+
+    async fn submission_single_upload(
+        &self,
+        request: Request<pb::SubmissionRequest>,
+    ) -> Reply<pb::SubmissionPost> {
+        let req = request.into_inner();
+        let (url, fields) = contribute::single_upload(
+            &self.contributor_deps(),
+            &req.token,
+            &req.client_ip,
+            id(&req.submission_id)?,
+        )
+        .await?;
+        Ok(Response::new(pb::SubmissionPost {
+            url,
+            fields: fields.into_iter().collect(),
+        }))
+    }
+
+    async fn start_submission_multipart(
+        &self,
+        request: Request<pb::SubmissionRequest>,
+    ) -> Reply<pb::SubmissionParts> {
+        let req = request.into_inner();
+        let parts = contribute::start_multipart(
+            &self.contributor_deps(),
+            &req.token,
+            &req.client_ip,
+            id(&req.submission_id)?,
+        )
+        .await?;
+        Ok(Response::new(pb::SubmissionParts {
+            upload_id: parts.upload_id,
+            part_size: parts.part_size,
+            part_count: parts.part_count,
+            urls: parts
+                .urls
+                .into_iter()
+                .map(|(part_number, url)| pb::SubmissionPart { part_number, url })
+                .collect(),
+            completed_parts: parts.completed,
+        }))
+    }
+
+    async fn finish_submission(
+        &self,
+        request: Request<pb::SubmissionRequest>,
+    ) -> Reply<pb::Submission> {
+        let req = request.into_inner();
+        let done = contribute::finish(
+            &self.contributor_deps(),
+            &req.token,
+            id(&req.submission_id)?,
+        )
+        .await?;
+        Ok(Response::new(submission_pb(done)))
+    }
+
+    async fn update_submission(
+        &self,
+        request: Request<pb::UpdateSubmissionRequest>,
+    ) -> Reply<pb::Submission> {
+        let req = request.into_inner();
+        let place = match (req.latitude, req.longitude) {
+            (Some(lat), Some(lon)) => Some((lat, lon)),
+            (None, None) => None,
+            _ => {
+                return Err(SharingError::invalid(
+                    "latitude",
+                    "Send both latitude and longitude, or neither.",
+                )
+                .into());
+            }
+        };
+        let changed = contribute::update(
+            &self.contributor_deps(),
+            &req.token,
+            id(&req.submission_id)?,
+            req.name,
+            place,
+        )
+        .await?;
+        Ok(Response::new(submission_pb(changed)))
+    }
+
 }

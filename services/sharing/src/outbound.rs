@@ -64,6 +64,117 @@ pub trait Evidence: Send + Sync {
     async fn release_hold(&self, owner: Uuid, hold_id: Uuid) -> Result<(), SharingError>;
 }
 
+/// A step of an organization folder, with the contributor's own files when asked.
+#[derive(Debug, Clone)]
+pub struct StepFacts {
+    pub id: Uuid,
+    pub name: String,
+    pub instructions: String,
+    pub media_types: Vec<&'static str>,
+    pub min_files: i32,
+    pub max_files: i32,
+}
+
+/// An organization folder as a contribution link sees it.
+#[derive(Debug, Clone)]
+pub struct OrgFolderFacts {
+    pub id: Uuid,
+    pub name: String,
+    pub expired: bool,
+    pub steps: Vec<StepFacts>,
+}
+
+/// A contributor's file, as evidence holds it.
+#[derive(Debug, Clone)]
+pub struct SubmissionFacts {
+    pub id: Uuid,
+    pub folder_id: Uuid,
+    pub step_id: Option<Uuid>,
+    pub name: String,
+    pub media_type: &'static str,
+    pub mime_type: String,
+    pub file_size: i64,
+    pub sha256: String,
+    /// `awaiting_upload`, `uploaded`, `verified` or `rejected`.
+    pub status: &'static str,
+    pub rejection_reason: String,
+    pub captured_at: Option<DateTime<Utc>>,
+    pub received_at: Option<DateTime<Utc>>,
+    pub verified_at: Option<DateTime<Utc>>,
+    pub address: String,
+}
+
+/// A contributed file as the device describes it.
+#[derive(Debug, Clone)]
+pub struct NewSubmission {
+    pub folder_id: Uuid,
+    pub step_id: Uuid,
+    pub client_id: String,
+    pub name: String,
+    pub media_type: String,
+    pub mime_type: String,
+    pub file_size: i64,
+    pub sha256: String,
+    pub captured_at: Option<prost_types::Timestamp>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub duration_seconds: Option<f64>,
+}
+
+/// Who sends a contribution: sharing's contributor id, the proven address, the link.
+#[derive(Debug, Clone)]
+pub struct ContributorRef {
+    pub id: Uuid,
+    pub email: String,
+    pub link_id: Uuid,
+}
+
+/// How the bytes of a contribution go up.
+#[derive(Debug, Clone)]
+pub enum SubmissionUpload {
+    Single,
+    Multipart,
+}
+
+#[derive(Debug, Clone)]
+pub struct Parts {
+    pub upload_id: String,
+    pub part_size: i64,
+    pub part_count: i32,
+    pub urls: Vec<(i32, String)>,
+    pub completed: Vec<i32>,
+}
+
+/// Evidence's organization folders, for contribution links and their contributors.
+#[async_trait]
+pub trait OrganizationFolders: Send + Sync {
+    /// The folder as the participant `member` reaches it (`NotFound` for anyone else's).
+    async fn folder_of_member(&self, member: Uuid, folder_id: Uuid) -> Result<OrgFolderFacts, SharingError>;
+    /// The folder a link names (no caller: the link was checked).
+    async fn folder(&self, folder_id: Uuid) -> Result<OrgFolderFacts, SharingError>;
+    async fn create(
+        &self,
+        contributor: &ContributorRef,
+        new: NewSubmission,
+    ) -> Result<(SubmissionFacts, Option<SubmissionUpload>), SharingError>;
+    async fn single_upload(&self, contributor: Uuid, item: Uuid) -> Result<(String, Vec<(String, String)>), SharingError>;
+    async fn parts(&self, contributor: Uuid, item: Uuid) -> Result<Parts, SharingError>;
+    async fn finish(&self, contributor: Uuid, item: Uuid) -> Result<SubmissionFacts, SharingError>;
+    async fn update(
+        &self,
+        contributor: Uuid,
+        item: Uuid,
+        name: Option<String>,
+        place: Option<(f64, f64)>,
+    ) -> Result<SubmissionFacts, SharingError>;
+    async fn list(
+        &self,
+        contributor: Uuid,
+        folder_id: Uuid,
+        step_id: Option<Uuid>,
+    ) -> Result<Vec<SubmissionFacts>, SharingError>;
+}
+
 #[async_trait]
 pub trait Payments: Send + Sync {
     async fn pay(
@@ -103,6 +214,245 @@ fn media_type(value: i32) -> &'static str {
         Ok(evidence::MediaType::Video) => "video",
         Ok(evidence::MediaType::Audio) => "audio",
         _ => "image",
+    }
+}
+
+fn media_types(values: &[i32]) -> Vec<&'static str> {
+    values.iter().map(|m| media_type(*m)).collect()
+}
+
+fn org_folder(found: evidence::OrganizationFolder) -> Result<OrgFolderFacts, SharingError> {
+    let folder = found.folder.unwrap_or_default();
+    Ok(OrgFolderFacts {
+        id: parse_id(&folder.id)?,
+        name: folder.name,
+        expired: folder.expired,
+        steps: found
+            .steps
+            .into_iter()
+            .map(|s| {
+                Ok(StepFacts {
+                    id: parse_id(&s.id)?,
+                    media_types: media_types(&s.media_types),
+                    name: s.name,
+                    instructions: s.instructions,
+                    min_files: s.min_files,
+                    max_files: s.max_files,
+                })
+            })
+            .collect::<Result<_, SharingError>>()?,
+    })
+}
+
+fn parse_id(value: &str) -> Result<Uuid, SharingError> {
+    Uuid::parse_str(value).map_err(|e| SharingError::Internal(e.into()))
+}
+
+fn submission(item: evidence::Item) -> Result<SubmissionFacts, SharingError> {
+    let status = match evidence::ItemStatus::try_from(item.status) {
+        Ok(evidence::ItemStatus::Uploaded) => "uploaded",
+        Ok(evidence::ItemStatus::Verified) => "verified",
+        Ok(evidence::ItemStatus::Rejected) => "rejected",
+        _ => "awaiting_upload",
+    };
+    Ok(SubmissionFacts {
+        id: parse_id(&item.id)?,
+        folder_id: parse_id(&item.folder_id)?,
+        step_id: item.step_id.as_deref().map(parse_id).transpose()?,
+        name: item.name,
+        media_type: media_type(item.media_type),
+        mime_type: item.mime_type,
+        file_size: item.file_size,
+        sha256: item.sha256,
+        status,
+        rejection_reason: item.rejection_reason,
+        captured_at: item.captured_at.as_ref().and_then(time::datetime),
+        received_at: item.received_at.as_ref().and_then(time::datetime),
+        verified_at: item.verified_at.as_ref().and_then(time::datetime),
+        address: item.address,
+    })
+}
+
+fn media_code(value: &str) -> i32 {
+    let media = match value {
+        "image" => evidence::MediaType::Image,
+        "video" => evidence::MediaType::Video,
+        "audio" => evidence::MediaType::Audio,
+        _ => evidence::MediaType::Unspecified,
+    };
+    media as i32
+}
+
+#[async_trait]
+impl OrganizationFolders for EvidenceGrpc {
+    async fn folder_of_member(
+        &self,
+        member: Uuid,
+        folder_id: Uuid,
+    ) -> Result<OrgFolderFacts, SharingError> {
+        let found = self
+            .0
+            .clone()
+            .get_organization_folder(as_user(member).request(
+                evidence::GetOrganizationFolderRequest {
+                    folder_id: folder_id.to_string(),
+                },
+            ))
+            .await
+            .map_err(upstream)?
+            .into_inner();
+        org_folder(found)
+    }
+
+    async fn folder(&self, folder_id: Uuid) -> Result<OrgFolderFacts, SharingError> {
+        let found = self
+            .0
+            .clone()
+            .get_contribution_folder(evidence::GetContributionFolderRequest {
+                folder_id: folder_id.to_string(),
+            })
+            .await
+            .map_err(upstream)?
+            .into_inner();
+        org_folder(found)
+    }
+
+    async fn create(
+        &self,
+        contributor: &ContributorRef,
+        new: NewSubmission,
+    ) -> Result<(SubmissionFacts, Option<SubmissionUpload>), SharingError> {
+        let created = self
+            .0
+            .clone()
+            .create_contribution(evidence::CreateContributionRequest {
+                contributor: Some(evidence::Contributor {
+                    contributor_id: contributor.id.to_string(),
+                    email: contributor.email.clone(),
+                    link_id: contributor.link_id.to_string(),
+                }),
+                step_id: new.step_id.to_string(),
+                item: Some(evidence::CreateItemRequest {
+                    folder_id: new.folder_id.to_string(),
+                    name: new.name,
+                    media_type: media_code(&new.media_type),
+                    mime_type: new.mime_type,
+                    file_size: new.file_size,
+                    sha256: new.sha256,
+                    captured_at: new.captured_at,
+                    latitude: new.latitude,
+                    longitude: new.longitude,
+                    duration_seconds: new.duration_seconds,
+                    client_id: Some(new.client_id),
+                    section: None,
+                    step_id: None,
+                }),
+            })
+            .await
+            .map_err(upstream)?
+            .into_inner();
+        let upload = created.upload.map(|u| match u {
+            evidence::create_item_response::Upload::Single(_) => SubmissionUpload::Single,
+            evidence::create_item_response::Upload::Multipart(_) => SubmissionUpload::Multipart,
+        });
+        Ok((submission(created.item.unwrap_or_default())?, upload))
+    }
+
+    async fn single_upload(
+        &self,
+        contributor: Uuid,
+        item: Uuid,
+    ) -> Result<(String, Vec<(String, String)>), SharingError> {
+        let post = self
+            .0
+            .clone()
+            .contribution_single_upload(evidence::ContributionItemRequest {
+                item_id: item.to_string(),
+                contributor_id: contributor.to_string(),
+            })
+            .await
+            .map_err(upstream)?
+            .into_inner();
+        let mut fields: Vec<(String, String)> = post.fields.into_iter().collect();
+        fields.sort();
+        Ok((post.url, fields))
+    }
+
+    async fn parts(&self, contributor: Uuid, item: Uuid) -> Result<Parts, SharingError> {
+        let parts = self
+            .0
+            .clone()
+            .contribution_part_urls(evidence::ContributionItemRequest {
+                item_id: item.to_string(),
+                contributor_id: contributor.to_string(),
+            })
+            .await
+            .map_err(upstream)?
+            .into_inner();
+        Ok(Parts {
+            upload_id: parts.upload_id,
+            part_size: parts.part_size,
+            part_count: parts.part_count,
+            urls: parts.urls.into_iter().map(|u| (u.part_number, u.url)).collect(),
+            completed: parts.completed_parts,
+        })
+    }
+
+    async fn finish(&self, contributor: Uuid, item: Uuid) -> Result<SubmissionFacts, SharingError> {
+        let item = self
+            .0
+            .clone()
+            .finish_contribution(evidence::ContributionItemRequest {
+                item_id: item.to_string(),
+                contributor_id: contributor.to_string(),
+            })
+            .await
+            .map_err(upstream)?
+            .into_inner();
+        submission(item)
+    }
+
+    async fn update(
+        &self,
+        contributor: Uuid,
+        item: Uuid,
+        name: Option<String>,
+        place: Option<(f64, f64)>,
+    ) -> Result<SubmissionFacts, SharingError> {
+        let item = self
+            .0
+            .clone()
+            .update_contribution(evidence::UpdateContributionRequest {
+                item_id: item.to_string(),
+                contributor_id: contributor.to_string(),
+                name,
+                latitude: place.map(|p| p.0),
+                longitude: place.map(|p| p.1),
+            })
+            .await
+            .map_err(upstream)?
+            .into_inner();
+        submission(item)
+    }
+
+    async fn list(
+        &self,
+        contributor: Uuid,
+        folder_id: Uuid,
+        step_id: Option<Uuid>,
+    ) -> Result<Vec<SubmissionFacts>, SharingError> {
+        let found = self
+            .0
+            .clone()
+            .list_contributions(evidence::ListContributionsRequest {
+                folder_id: folder_id.to_string(),
+                contributor_id: contributor.to_string(),
+                step_id: step_id.map(|s| s.to_string()),
+            })
+            .await
+            .map_err(upstream)?
+            .into_inner();
+        found.items.into_iter().map(submission).collect()
     }
 }
 

@@ -12,7 +12,7 @@ use evidentia_common::{
     sms,
 };
 use evidentia_proto::{
-    events::v1::{AccountCreated, AccountDeleted, AccountPurged, AccountRecovered},
+    events::v1::{AccountCreated, AccountDeleted, AccountPurged, AccountRecovered, ItemVerified},
     evidence::v1::evidence_service_client::EvidenceServiceClient,
     payments::v1::payments_service_client::PaymentsServiceClient,
     sharing::v1::sharing_service_server::SharingServiceServer,
@@ -22,7 +22,10 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
-    app::{links::Links, notify_chats, purge, release_futuregrams, render_copies, send_links},
+    app::{
+        contribute, links::Links, notify_chats, purge, release_futuregrams, render_copies,
+        send_links,
+    },
     config::Config,
     directory,
     grpc::SharingApi,
@@ -64,6 +67,9 @@ impl Service for SharingService {
             evidence: Arc::new(EvidenceGrpc(EvidenceServiceClient::new(grpc::channel(
                 &config.evidence_url,
             )?))),
+            organization_folders: Arc::new(EvidenceGrpc(EvidenceServiceClient::new(
+                grpc::channel(&config.evidence_url)?,
+            ))),
             payments: Arc::new(PaymentsGrpc(PaymentsServiceClient::new(grpc::channel(
                 &config.payments_url,
             )?))),
@@ -81,6 +87,13 @@ impl Service for SharingService {
             .on::<AccountDeleted, _>("pause-deleted-account", directory::FollowDeletion)
             .on::<AccountRecovered, _>("resume-recovered-account", directory::FollowDeletion)
             .on::<AccountPurged, _>("forget-purged-account", directory::FollowDeletion)
+            .on::<ItemVerified, _>(
+                "receipt-for-contribution",
+                contribute::ReceiptOnVerified {
+                    folders: state.organization_folders.clone(),
+                    messengers: state.messengers.clone(),
+                },
+            )
             .on::<AccountPurged, _>(
                 "forget-purged-owner",
                 purge::ForgetOwner {

@@ -17,7 +17,7 @@ use tokio::sync::Notify;
 
 use crate::{
     app::links::Links,
-    outbound::{CopyStore, Evidence, Messengers, Payments},
+    outbound::{CopyStore, Evidence, Messengers, OrganizationFolders, Payments},
 };
 
 /// Limits and lifetimes, from the configuration.
@@ -55,6 +55,11 @@ pub struct Settings {
     pub futuregram_tick: Duration,
     /// The futuregram scheduler's time.
     pub clock: Clock,
+    /// Files an organization's contribution link may register per hour, and one client address.
+    pub contribution_uploads_per_link: u32,
+    pub contribution_uploads_per_client: u32,
+    /// How long a contributor's token works (never past its link's expiry).
+    pub contributor_token_ttl: Duration,
 }
 
 /// The time as the futuregram scheduler sees it: the system's, moved forward by an offset
@@ -87,6 +92,7 @@ pub struct AppState {
     pub evidence: Arc<dyn Evidence>,
     pub payments: Arc<dyn Payments>,
     pub copies: Arc<dyn CopyStore>,
+    pub organization_folders: Arc<dyn OrganizationFolders>,
     pub messengers: Messengers,
     pub links: Links,
     pub settings: Arc<Settings>,

@@ -142,6 +142,8 @@ from the address values without the chart seeing them.
   value: {{ $v.stripe.apiBase | quote }}
 {{- else if eq .component "evidence" }}
 {{ include "evidentia.env.s3" .root | trim }}
+- name: ACCOUNTS_GRPC_URL
+  value: {{ printf "http://%s:%d" (include "evidentia.componentName" (dict "root" .root "component" "accounts")) (int $v.services.accounts.port) | quote }}
 {{- else if eq .component "sharing" }}
 {{ include "evidentia.env.messages" .root | trim }}
 {{ include "evidentia.env.s3" .root | trim }}

@@ -370,6 +370,13 @@ pub struct Item {
     pub section: Option<String>,
     /// A new capture may replace this one (`items/{id}/retake/`): the folder has not expired.
     pub can_retake: bool,
+    /// The step of an organization folder the file belongs to.
+    pub step_id: Option<String>,
+    /// An anonymous contribution's triage: `pending`, `accepted` or `declined`; null for a
+    /// participant's own capture.
+    pub review_state: Option<String>,
+    /// The e-mail address an anonymous contributor proved.
+    pub contributor_email: Option<String>,
 }
 
 impl From<evidence::Item> for Item {
@@ -415,6 +422,9 @@ impl From<evidence::Item> for Item {
             client_id: i.client_id,
             section: i.section,
             can_retake: i.can_retake,
+            step_id: i.step_id,
+            review_state: i.review_state,
+            contributor_email: i.contributor_email,
         }
     }
 }
@@ -475,6 +485,9 @@ pub struct NewItem {
     /// Required in a rental folder, one of its kind's sections; absent elsewhere.
     #[schema(required = false)]
     pub section: Option<String>,
+    /// Required in an organization folder: the step the file is for; absent elsewhere.
+    #[schema(value_type = Option<uuid::Uuid>, required = false)]
+    pub step_id: Option<String>,
 }
 
 /// How to send the bytes: one presigned POST (`single`), or parts (`multipart`).
@@ -536,6 +549,7 @@ async fn create_item(
             duration_seconds: body.duration,
             client_id: body.client_id,
             section: body.section,
+            step_id: body.step_id,
         }))
         .await?
         .into_inner();

@@ -2,9 +2,11 @@
 
 pub mod accounts;
 pub mod chat;
+pub mod contribution;
 pub mod evidence;
 pub mod futuregram;
 pub mod health;
+pub mod org_capture;
 pub mod organizations;
 pub mod payments;
 pub mod profile;
@@ -74,6 +76,8 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(sharing::routes())
         .merge(chat::routes())
         .merge(futuregram::routes())
+        .merge(org_capture::routes())
+        .merge(contribution::routes())
         .merge(support::routes())
 }
 

@@ -15,12 +15,16 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::{
+    contribution::{
+        ContributionContents, ContributionDetails, ContributionToken, contributor_folder,
+        details as contribution_details,
+    },
     AppState,
     accounts::PhoneNumber,
     payments::{StoredAccount, Transaction},
 };
 use crate::{
-    auth::User,
+    auth::{MaybeUser, User},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, ApiQuery, Client, IdempotencyKey},
 };
@@ -246,15 +250,31 @@ pub struct FolderShares {
     pub shares: Vec<Share>,
 }
 
-/// The folder's shares, newest first, with each recipient's state (the owner's controls).
-#[utoipa::path(get, path = "/api/sharing/folder/{folder_id}/details/", tag = "sharing", security(("bearer" = [])),
-    params(("folder_id" = String, Path)),
-    responses((status = 200, body = FolderShares), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+/// The folder's details: for its owner (signed in), its shares with each recipient's state; for
+/// an anonymous contributor (`X-Contribution-Token`), the organization folder they send to.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum FolderDetails {
+    Shares(FolderShares),
+    Contribution(ContributionDetails),
+}
+
+/// The folder's shares, newest first, with each recipient's state (the owner's controls); with a
+/// contribution token instead, the organization folder as its contributor sees it.
+#[utoipa::path(get, path = "/api/sharing/folder/{folder_id}/details/", tag = "sharing", security((), ("bearer" = [])),
+    params(("folder_id" = String, Path), ("X-Contribution-Token" = Option<String>, Header)),
+    responses((status = 200, body = FolderDetails), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn folder_details(
     State(state): State<AppState>,
-    User(caller): User,
+    MaybeUser(caller): MaybeUser,
+    ContributionToken(token): ContributionToken,
     ApiPath(folder_id): ApiPath<String>,
-) -> ApiResult<Json<FolderShares>> {
+) -> ApiResult<Json<FolderDetails>> {
+    if caller.user_id.is_none() && !token.is_empty() {
+        let found = contributor_folder(&state, token, folder_id, None).await?;
+        return Ok(Json(FolderDetails::Contribution(contribution_details(&found))));
+    }
+    caller.require_user()?;
     let found = state
         .clients
         .sharing
@@ -262,10 +282,10 @@ async fn folder_details(
         .list_folder_shares(caller.request(sharing::ListFolderSharesRequest { folder_id }))
         .await?
         .into_inner();
-    Ok(Json(FolderShares {
+    Ok(Json(FolderDetails::Shares(FolderShares {
         folder_id: found.folder_id,
         shares: found.shares.into_iter().map(Into::into).collect(),
-    }))
+    })))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -310,15 +330,33 @@ pub struct FolderContents {
     pub items: Vec<ItemCustody>,
 }
 
-/// Every file of the folder with its sharing counters and its custody log.
-#[utoipa::path(get, path = "/api/sharing/folder/{folder_id}/contents/", tag = "sharing", security(("bearer" = [])),
-    params(("folder_id" = String, Path)),
-    responses((status = 200, body = FolderContents), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+/// The folder's contents: for its owner, every file with its custody; for an anonymous
+/// contributor, the steps with their own files.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum FolderContentsBody {
+    Custody(FolderContents),
+    Contribution(ContributionContents),
+}
+
+/// Every file of the folder with its sharing counters and its custody log; with a contribution
+/// token instead, the organization folder's steps with the contributor's own files.
+#[utoipa::path(get, path = "/api/sharing/folder/{folder_id}/contents/", tag = "sharing", security((), ("bearer" = [])),
+    params(("folder_id" = String, Path), ("X-Contribution-Token" = Option<String>, Header)),
+    responses((status = 200, body = FolderContentsBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn folder_contents(
     State(state): State<AppState>,
-    User(caller): User,
+    MaybeUser(caller): MaybeUser,
+    ContributionToken(token): ContributionToken,
     ApiPath(folder_id): ApiPath<String>,
-) -> ApiResult<Json<FolderContents>> {
+) -> ApiResult<Json<FolderContentsBody>> {
+    if caller.user_id.is_none() && !token.is_empty() {
+        let found = contributor_folder(&state, token, folder_id, None).await?;
+        return Ok(Json(FolderContentsBody::Contribution(ContributionContents {
+            steps: found.steps.into_iter().map(Into::into).collect(),
+        })));
+    }
+    caller.require_user()?;
     let found = state
         .clients
         .sharing
@@ -326,7 +364,7 @@ async fn folder_contents(
         .get_folder_custody(caller.request(sharing::GetFolderCustodyRequest { folder_id }))
         .await?
         .into_inner();
-    Ok(Json(FolderContents {
+    Ok(Json(FolderContentsBody::Custody(FolderContents {
         items: found
             .items
             .into_iter()
@@ -339,7 +377,7 @@ async fn folder_contents(
                 custody: i.custody.into_iter().map(Into::into).collect(),
             })
             .collect(),
-    }))
+    })))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -134,6 +134,7 @@ impl Stack {
         let mut evidence_config =
             <evidence::EvidenceService as Service>::config().expect("evidence config");
         evidence_config.service = service_config("evidence", &amqp).await;
+        evidence_config.accounts_url = format!("http://{accounts_addr}");
         let evidence_db = evidence_config.service.database_url.clone();
         evidence(&mut evidence_config);
         let (evidence_listener, evidence_addr) = listener().await;

@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod chat;
+pub mod contribute;
 pub mod create_share;
 pub mod custody;
 pub mod futuregram;

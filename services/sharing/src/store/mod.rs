@@ -4,6 +4,7 @@
 
 pub mod access;
 pub mod chat;
+pub mod contributions;
 pub mod copies;
 pub mod custody;
 pub mod deliveries;

@@ -828,6 +828,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/capture-templates/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's capture templates, newest first (any participant). */
+        get: operations["list_capture_templates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/capture-templates/create/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Creates a capture template (the organization's owner and admins; 403 for members). */
+        post: operations["create_capture_template"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/capture-templates/{template_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the organization's capture templates. */
+        get: operations["get_capture_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/capture-templates/{template_id}/archive/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Archives a template (no new folders from it) or brings it back (owner and admins). */
+        post: operations["archive_capture_template"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/capture-templates/{template_id}/update/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replaces a template's name, description and steps, in the order given (owner and admins).
+         *     Folders already made from it keep their own steps.
+         */
+        put: operations["update_capture_template"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/folders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's folders, newest first, with their steps' state (any participant). */
+        get: operations["list_organization_folders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/folders/create/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opens a folder from one of the organization's templates (any participant). Its storage date
+         *     is the default period; the organization's owner pays its extensions.
+         */
+        post: operations["create_organization_folder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/folders/{folder_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One organization folder with its steps and their files. */
+        get: operations["get_organization_folder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/items/{item_id}/review/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accepts or declines a pending contribution (any participant). A declined file is deleted
+         *     after the configured period.
+         */
+        post: operations["review_contribution"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/config/": {
         parameters: {
             query?: never;
@@ -1231,6 +1393,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sharing/anonymous/proofs/proofs/{evidence_id}/single-upload-url/create/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The presigned POST of a file sent in one request. */
+        post: operations["single_upload_url"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/anonymous/proofs/{id}/multipart-upload/finish/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bytes are up (in parts or in one POST): the stored object is checked and the file
+         *     received. When it is missing or incomplete the file is marked rejected (400 `rejected`); a
+         *     create with the same client id starts it over.
+         */
+        post: operations["finish_contribution_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/anonymous/proofs/{id}/multipart-upload/start/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Starts (or resumes) a file sent in parts: every part's presigned URL. */
+        post: operations["start_multipart_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/anonymous/proofs/{id}/update/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Changes a file's name or place while it waits for the organization's decision. */
+        put: operations["update_proof"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/anonymous/proofs/{id}/{step_id}/create/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Registers a file for one step (spec: `sharing/anonymous/proofs/{folderId}/{stepId}/create/`). */
+        post: operations["create_proof"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/anonymous/verification/send/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a 6-digit code to the address the contributor gives. A link that expired, was revoked
+         *     or is used up says so (400 `link_expired`, `link_revoked`, `link_used_up`).
+         */
+        post: operations["send_contributor_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/anonymous/verification/{code_id}/check/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks the code (single use, 10 minutes, 5 tries) and answers the contribution token. */
+        post: operations["check_contributor_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sharing/code/send/": {
         parameters: {
             query?: never;
@@ -1265,6 +1553,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sharing/contribution-links/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The folder's contribution links, newest first. */
+        get: operations["list_contribution_links"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/contribution-links/create/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opens a contribution link for an organization folder and sends it by e-mail or SMS (any
+         *     participant).
+         */
+        post: operations["create_contribution_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/contribution-links/{link_id}/revoke/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revokes a contribution link: its contributors can send nothing more. */
+        post: operations["revoke_contribution_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sharing/copies/{copy_id}/events/": {
         parameters: {
             query?: never;
@@ -1276,6 +1618,23 @@ export interface paths {
         put?: never;
         /** A recipient opened or downloaded a copy (the file's custody log says so). */
         post: operations["copy_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/evidence/{folder_id}/{step_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One step of the folder and the contributor's own files in it. */
+        get: operations["contribution_step"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1309,7 +1668,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every file of the folder with its sharing counters and its custody log. */
+        /**
+         * Every file of the folder with its sharing counters and its custody log; with a contribution
+         *     token instead, the organization folder's steps with the contributor's own files.
+         */
         get: operations["folder_contents"];
         put?: never;
         post?: never;
@@ -1326,7 +1688,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The folder's shares, newest first, with each recipient's state (the owner's controls). */
+        /**
+         * The folder's shares, newest first, with each recipient's state (the owner's controls); with a
+         *     contribution token instead, the organization folder as its contributor sees it.
+         */
         get: operations["folder_details"];
         put?: never;
         post?: never;
@@ -1813,6 +2178,18 @@ export interface components {
              */
             wallet_total: number;
         };
+        CaptureTemplate: {
+            archived: boolean;
+            created_at?: string | null;
+            description: string;
+            id: string;
+            name: string;
+            steps: components["schemas"]["TemplateStep"][];
+            updated_at?: string | null;
+        };
+        CaptureTemplates: {
+            templates: components["schemas"]["CaptureTemplate"][];
+        };
         CardSummary: {
             brand: string;
             last4: string;
@@ -1897,6 +2274,121 @@ export interface components {
             /** @description Spec §5 Short text: 3 to 30 characters. */
             subject: string;
         };
+        Contribution: {
+            captured_at?: string | null;
+            /** Format: int64 */
+            file_size: number;
+            id: string;
+            media_type: string;
+            mime_type: string;
+            name: string;
+            received_at?: string | null;
+            rejection_reason: string;
+            sha256: string;
+            /** @description `awaiting_upload`, `uploaded`, `verified` or `rejected`. */
+            status: string;
+            step_id: string;
+            verified_at?: string | null;
+        };
+        /** @description The folder's steps with the contributor's own files (`.../contents/` with the token). */
+        ContributionContents: {
+            steps: components["schemas"]["ContributionStep"][];
+        };
+        /**
+         * @description The folder as the contributor sees it (from `sharing/folder/{folderId}/details/` with the
+         *     contribution token).
+         */
+        ContributionDetails: {
+            /** @description The address the contributor proved. */
+            email: string;
+            /** @description When the contribution token stops working. */
+            expires_at?: string | null;
+            folder_id: string;
+            folder_name: string;
+            organization_name: string;
+            /** Format: int32 */
+            submissions_left: number;
+        };
+        ContributionLink: {
+            /** @description `email` or `sms`. */
+            channel: string;
+            created_at?: string | null;
+            expires_at?: string | null;
+            folder_id: string;
+            id: string;
+            /** Format: int32 */
+            max_submissions: number;
+            sent_to: string;
+            /** @description `active`, `expired`, `revoked` or `used_up`. */
+            state: string;
+            /** Format: int32 */
+            submissions: number;
+            /** @description The link itself: only in the answer that created it (it is kept hashed). */
+            url: string;
+        };
+        ContributionLinkRequest: {
+            /** @description The contributor's e-mail address, or */
+            email?: string | null;
+            /** Format: int32 */
+            expires_in_days: number;
+            /** Format: uuid */
+            folder_id: string;
+            /** Format: int32 */
+            max_submissions: number;
+            phone_number?: null | components["schemas"]["PhoneNumber"];
+        };
+        ContributionLinks: {
+            links: components["schemas"]["ContributionLink"][];
+        };
+        ContributionStep: {
+            id: string;
+            instructions: string;
+            /** Format: int32 */
+            max_files: number;
+            media_types: components["schemas"]["MediaKind"][];
+            /** Format: int32 */
+            min_files: number;
+            name: string;
+            /** @description The contributor's own files in this step. */
+            submissions: components["schemas"]["Contribution"][];
+        };
+        ContributionStepContents: {
+            step: components["schemas"]["ContributionStepInfo"];
+            submissions: components["schemas"]["Contribution"][];
+        };
+        ContributionStepInfo: {
+            id: string;
+            instructions: string;
+            /** Format: int32 */
+            max_files: number;
+            media_types: components["schemas"]["MediaKind"][];
+            /** Format: int32 */
+            min_files: number;
+            name: string;
+        };
+        ContributorCodeCheck: {
+            confirmation_code: string;
+        };
+        ContributorCodeRequest: {
+            email: string;
+            /** @description The token in the link's URL (`?link=`). */
+            link: string;
+        };
+        ContributorCodeSent: {
+            code_id: string;
+            /**
+             * Format: int32
+             * @description Seconds.
+             */
+            expires_in: number;
+            sent_to: string;
+        };
+        ContributorGranted: {
+            /** @description Send it as `X-Contribution-Token`. */
+            contribution_token: string;
+            expires_at?: string | null;
+            folder_id: string;
+        };
         CopyEventRequest: {
             /** @description `viewed` or `downloaded`. */
             kind: string;
@@ -1947,6 +2439,8 @@ export interface components {
             first_name: string;
             last_name: string;
         };
+        /** @enum {string} */
+        Decision: "accepted" | "declined";
         DeleteAccountRequest: {
             /** @description Required (3 to 500 characters) when the reason is `other`. */
             details?: string;
@@ -2042,12 +2536,41 @@ export interface components {
         FolderContents: {
             items: components["schemas"]["ItemCustody"][];
         };
+        /**
+         * @description The folder's contents: for its owner, every file with its custody; for an anonymous
+         *     contributor, the steps with their own files.
+         */
+        FolderContentsBody: components["schemas"]["FolderContents"] | components["schemas"]["ContributionContents"];
+        /**
+         * @description The folder's details: for its owner (signed in), its shares with each recipient's state; for
+         *     an anonymous contributor (`X-Contribution-Token`), the organization folder they send to.
+         */
+        FolderDetails: components["schemas"]["FolderShares"] | components["schemas"]["ContributionDetails"];
         FolderList: {
             folders: components["schemas"]["Folder"][];
         };
         FolderShares: {
             folder_id: string;
             shares: components["schemas"]["Share"][];
+        };
+        FolderStep: {
+            /** @description At least `min_files` files count. */
+            complete: boolean;
+            /**
+             * Format: int32
+             * @description Files that count: verified, and accepted when contributed.
+             */
+            file_count: number;
+            id: string;
+            instructions: string;
+            /** @description The step's files (empty in lists). */
+            items: components["schemas"]["Item"][];
+            /** Format: int32 */
+            max_files: number;
+            media_types: components["schemas"]["MediaKind"][];
+            /** Format: int32 */
+            min_files: number;
+            name: string;
         };
         Futuregram: {
             copy_type: components["schemas"]["CopyType"];
@@ -2176,6 +2699,8 @@ export interface components {
              * @description The device's id for the capture, when it sent one.
              */
             client_id?: string | null;
+            /** @description The e-mail address an anonymous contributor proved. */
+            contributor_email?: string | null;
             /** @description ISO 3166-1 alpha-2. */
             country_code: string;
             /**
@@ -2204,12 +2729,19 @@ export interface components {
             mime_type: string;
             name: string;
             rejection_reason: string;
+            /**
+             * @description An anonymous contribution's triage: `pending`, `accepted` or `declined`; null for a
+             *     participant's own capture.
+             */
+            review_state?: string | null;
             /** @description The rental section of the capture (`body`, `interior`, ... / `room`, `bathroom`, ...). */
             section?: string | null;
             /** @description Lower-case hex SHA-256 the device computed at capture. */
             sha256: string;
             /** @description `awaiting_upload`, `uploaded`, `verified` or `rejected`. */
             status: string;
+            /** @description The step of an organization folder the file belongs to. */
+            step_id?: string | null;
             /** @description Presigned GET of the file (15 minutes); absent until stored and when the folder expired. */
             temporary_file_url?: string | null;
             /** @description Presigned GET of the thumbnail (15 minutes), once made; absent when the folder expired. */
@@ -2266,6 +2798,11 @@ export interface components {
             /** @description A username or an e-mail address. */
             username: string;
         };
+        /**
+         * @description What a step accepts.
+         * @enum {string}
+         */
+        MediaKind: "image" | "video" | "audio";
         MessageRequest: {
             /**
              * @description The sender's id for this message: sending again with the same id returns the message
@@ -2298,6 +2835,16 @@ export interface components {
             status: string;
             /** @description The purchase to open (`payments/transactions/{id}/`) for a purchase or its refund. */
             transaction_id?: string | null;
+        };
+        MultipartStarted: {
+            completed_parts: number[];
+            /** Format: int32 */
+            part_count: number;
+            /** Format: int64 */
+            part_size: number;
+            /** @description PUT each part not yet in `completed_parts` to its URL. */
+            presigned_urls: components["schemas"]["PresignedPart"][];
+            upload_id: string;
         };
         NamesUpdate: {
             first_name: string;
@@ -2344,10 +2891,51 @@ export interface components {
             section?: string | null;
             /** @description Lower-case hex SHA-256 computed on the device. */
             sha256: string;
+            /**
+             * Format: uuid
+             * @description Required in an organization folder: the step the file is for; absent elsewhere.
+             */
+            step_id?: string | null;
         };
         NewName: {
             /** @description A folder or file name: 2 to 50 letters, digits, spaces and , - _ ` | . ' " (spec §5 "File name"). */
             name: string;
+        };
+        NewOrganizationFolder: {
+            /**
+             * Format: uuid
+             * @description The device's id for the folder: creating again with it answers the same folder.
+             */
+            client_id?: string | null;
+            /** @description Spec section 5 "File name". */
+            name: string;
+            /** Format: uuid */
+            template_id: string;
+        };
+        NewProof: {
+            /** @description RFC 3339. */
+            captured_at?: string | null;
+            /**
+             * Format: uuid
+             * @description The device's id for the file: creating again with it answers the same file (a rejected
+             *     one starts over).
+             */
+            client_id: string;
+            /**
+             * Format: double
+             * @description Seconds, for video and audio.
+             */
+            duration?: number | null;
+            /** Format: int64 */
+            file_size: number;
+            /** Format: double */
+            latitude?: number | null;
+            /** Format: double */
+            longitude?: number | null;
+            media_type: components["schemas"]["MediaKind"];
+            mime_type: string;
+            name: string;
+            sha256: string;
         };
         Organization: {
             /** @description RFC 3339. */
@@ -2356,6 +2944,32 @@ export interface components {
             name: string;
             /** @description The caller's role: `owner`, `admin` or `member`. */
             role: string;
+        };
+        OrganizationFolder: {
+            created_at?: string | null;
+            expire_soon: boolean;
+            expired: boolean;
+            /** Format: int64 */
+            file_count: number;
+            id: string;
+            name: string;
+            /**
+             * Format: int32
+             * @description Contributions that arrived and wait for a decision.
+             */
+            pending_count: number;
+            /** Format: int32 */
+            step_count: number;
+            steps: components["schemas"]["FolderStep"][];
+            /** Format: int32 */
+            steps_complete: number;
+            /** @description The storage date, RFC 3339. */
+            storage_expires_at?: string | null;
+            template_id: string;
+            template_name: string;
+        };
+        OrganizationFolders: {
+            folders: components["schemas"]["OrganizationFolder"][];
         };
         OrganizationSummary: {
             id: string;
@@ -2490,6 +3104,17 @@ export interface components {
             /** @description True when an account uses this number. */
             registered: boolean;
         };
+        PresignedPart: {
+            /** Format: int32 */
+            part_number: number;
+            url: string;
+        };
+        PresignedPost: {
+            fields: {
+                [key: string]: string;
+            };
+            url: string;
+        };
         Pricing: {
             /** Format: int64 */
             auto_top_up_threshold: number;
@@ -2551,6 +3176,21 @@ export interface components {
              * @description Cents credited to the wallet.
              */
             amount: number;
+        };
+        ProofCreated: {
+            evidence: components["schemas"]["Contribution"];
+            /**
+             * @description `single` (ask for the upload URL) or `multipart` (start a multipart upload); empty when
+             *     the file's upload has already finished.
+             */
+            upload: string;
+        };
+        ProofUpdate: {
+            /** Format: double */
+            latitude?: number | null;
+            /** Format: double */
+            longitude?: number | null;
+            name?: string | null;
         };
         PublicLink: {
             active: boolean;
@@ -2638,6 +3278,9 @@ export interface components {
             mime_type: string;
             /** @description Lower-case hex SHA-256 computed on the device. */
             sha256: string;
+        };
+        ReviewRequest: {
+            decision: components["schemas"]["Decision"];
         };
         RoleChange: {
             /** @description `admin` or `member`. */
@@ -2750,10 +3393,28 @@ export interface components {
             /** Format: int64 */
             unauthenticated: number;
         };
+        SingleUploadUrl: {
+            /** @description POST `fields`, then the file as `file`, to `url`. */
+            presigned_upload_url: components["schemas"]["PresignedPost"];
+        };
         SituationFuturegrams: {
             /** @description Oldest first. */
             futuregrams: components["schemas"]["Futuregram"][];
             situation_id: string;
+        };
+        StepInput: {
+            /**
+             * Format: uuid
+             * @description A step of the template being edited keeps its id; a new one has none.
+             */
+            id?: string | null;
+            instructions?: string;
+            /** Format: int32 */
+            max_files: number;
+            media_types: components["schemas"]["MediaKind"][];
+            /** Format: int32 */
+            min_files: number;
+            name: string;
         };
         StoragePrice: components["schemas"]["Breakdown"] & {
             current_storage_date?: string | null;
@@ -2808,6 +3469,22 @@ export interface components {
         };
         StripeCustomer: {
             stripe_customer_id: string;
+        };
+        TemplateRequest: {
+            description?: string;
+            name: string;
+            /** @description In their order; 1 to 20. */
+            steps: components["schemas"]["StepInput"][];
+        };
+        TemplateStep: {
+            id: string;
+            instructions: string;
+            /** Format: int32 */
+            max_files: number;
+            media_types: components["schemas"]["MediaKind"][];
+            /** Format: int32 */
+            min_files: number;
+            name: string;
         };
         TokenPair: {
             /** @description Short-lived JWT for `Authorization: Bearer`. */
@@ -5258,6 +5935,489 @@ export interface operations {
             };
         };
     };
+    list_capture_templates: {
+        parameters: {
+            query?: {
+                /** @description The archived templates instead of the others. */
+                archived?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaptureTemplates"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_capture_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaptureTemplate"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_capture_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaptureTemplate"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    archive_capture_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ArchiveRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaptureTemplate"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_capture_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaptureTemplate"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_organization_folders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationFolders"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_organization_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewOrganizationFolder"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationFolder"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_organization_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                folder_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationFolder"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    review_contribution: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Item"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     payments_config: {
         parameters: {
             query?: never;
@@ -6260,6 +7420,402 @@ export interface operations {
             };
         };
     };
+    single_upload_url: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Contribution-Token": string;
+            };
+            path: {
+                evidence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SingleUploadUrl"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    finish_contribution_upload: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Contribution-Token": string;
+            };
+            path: {
+                /** @description The file (evidence id) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contribution"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start_multipart_upload: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Contribution-Token": string;
+            };
+            path: {
+                /** @description The file (evidence id) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MultipartStarted"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_proof: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Contribution-Token": string;
+            };
+            path: {
+                /** @description The file (evidence id) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProofUpdate"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contribution"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_proof: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Contribution-Token": string;
+            };
+            path: {
+                /** @description The folder */
+                id: string;
+                step_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewProof"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProofCreated"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send_contributor_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContributorCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContributorCodeSent"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    check_contributor_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContributorCodeCheck"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContributorGranted"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     send_access_code: {
         parameters: {
             query?: never;
@@ -6366,6 +7922,153 @@ export interface operations {
             };
         };
     };
+    list_contribution_links: {
+        parameters: {
+            query: {
+                folder_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContributionLinks"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_contribution_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContributionLinkRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContributionLink"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_contribution_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContributionLink"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     copy_event: {
         parameters: {
             query?: never;
@@ -6428,6 +8131,54 @@ export interface operations {
             };
         };
     };
+    contribution_step: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Contribution-Token": string;
+            };
+            path: {
+                folder_id: string;
+                step_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContributionStepContents"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     authenticate_folder: {
         parameters: {
             query?: never;
@@ -6477,7 +8228,9 @@ export interface operations {
     folder_contents: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "X-Contribution-Token"?: string | null;
+            };
             path: {
                 folder_id: string;
             };
@@ -6490,7 +8243,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FolderContents"];
+                    "application/json": components["schemas"]["FolderContentsBody"];
                 };
             };
             /** @description The request is malformed or a field is invalid. */
@@ -6523,7 +8276,9 @@ export interface operations {
     folder_details: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "X-Contribution-Token"?: string | null;
+            };
             path: {
                 folder_id: string;
             };
@@ -6536,7 +8291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FolderShares"];
+                    "application/json": components["schemas"]["FolderDetails"];
                 };
             };
             /** @description The request is malformed or a field is invalid. */

@@ -1,0 +1,186 @@
+//! Who may reach an organization's templates and folders. Membership and roles live in accounts,
+//! which is asked per call (the answer changes when a participant joins, changes role or is
+//! removed, and a stale copy here would let a removed participant in). An organization folder's
+//! `owner_id` is the organization's owner, so the rest of this service (uploads, usage, storage
+//! dates, extensions) treats it like any folder of theirs.
+
+use async_trait::async_trait;
+use evidentia_common::grpc::{Caller, TracePropagation};
+use evidentia_proto::accounts::v1::{
+    GetOrganizationRequest, accounts_service_client::AccountsServiceClient,
+};
+use sqlx::PgConnection;
+use tonic::{Code, codegen::InterceptedService, transport::Channel};
+use uuid::Uuid;
+
+use crate::error::EvidenceError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Owner,
+    Admin,
+    Member,
+}
+
+impl Role {
+    fn parse(value: &str) -> Self {
+        match value {
+            "owner" => Self::Owner,
+            "admin" => Self::Admin,
+            _ => Self::Member,
+        }
+    }
+
+    /// Owners and admins shape the organization's work: templates, and renaming or deleting
+    /// what is in its folders (the role matrix in docs/decisions.md).
+    pub fn manages(self) -> bool {
+        matches!(self, Self::Owner | Self::Admin)
+    }
+}
+
+/// The caller's organization, as accounts knows it now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Membership {
+    pub organization_id: Uuid,
+    pub owner_id: Uuid,
+    pub role: Role,
+}
+
+impl Membership {
+    pub fn require_manager(&self) -> Result<(), EvidenceError> {
+        if self.role.manages() {
+            Ok(())
+        } else {
+            Err(EvidenceError::Forbidden)
+        }
+    }
+}
+
+#[async_trait]
+pub trait Memberships: Send + Sync {
+    /// `None` when the caller belongs to no organization.
+    async fn of(&self, caller: &Caller) -> Result<Option<Membership>, EvidenceError>;
+}
+
+/// Asks accounts' `GetOrganization` as the caller.
+pub struct AccountsMemberships(
+    pub AccountsServiceClient<InterceptedService<Channel, TracePropagation>>,
+);
+
+#[async_trait]
+impl Memberships for AccountsMemberships {
+    async fn of(&self, caller: &Caller) -> Result<Option<Membership>, EvidenceError> {
+        match self
+            .0
+            .clone()
+            .get_organization(caller.request(GetOrganizationRequest {}))
+            .await
+        {
+            Ok(found) => {
+                let found = found.into_inner();
+                let id = |v: &str| Uuid::parse_str(v).map_err(anyhow::Error::from);
+                Ok(Some(Membership {
+                    organization_id: id(&found.id)?,
+                    owner_id: id(&found.owner_id)?,
+                    role: Role::parse(&found.role),
+                }))
+            }
+            Err(status) if status.code() == Code::NotFound => Ok(None),
+            Err(status) => Err(EvidenceError::Internal(anyhow::anyhow!(
+                "accounts GetOrganization: {status}"
+            ))),
+        }
+    }
+}
+
+/// The caller's membership, or `NotFound` (an individual account has no organization to show).
+pub async fn require(
+    memberships: &dyn Memberships,
+    caller: &Caller,
+) -> Result<Membership, EvidenceError> {
+    memberships
+        .of(caller)
+        .await?
+        .ok_or(EvidenceError::NotFound)
+}
+
+/// How the caller reaches a folder: as its owner, or as a participant of its organization.
+#[derive(Debug, Clone, Copy)]
+pub struct FolderAccess {
+    /// The folder's owner: the id the item and folder functions are keyed by.
+    pub owner: Uuid,
+    /// Set for an organization folder reached by a participant other than its owner.
+    pub membership: Option<Membership>,
+}
+
+impl FolderAccess {
+    /// Renaming or deleting in an organization folder is for its owners and admins.
+    pub fn require_manager(&self) -> Result<(), EvidenceError> {
+        match &self.membership {
+            Some(m) => m.require_manager(),
+            None => Ok(()),
+        }
+    }
+}
+
+async fn reach(
+    memberships: &dyn Memberships,
+    caller: &Caller,
+    user: Uuid,
+    found: Option<(Uuid, Option<Uuid>)>,
+) -> Result<FolderAccess, EvidenceError> {
+    let Some((owner, organization)) = found else {
+        return Err(EvidenceError::NotFound);
+    };
+    match organization {
+        // The owner's own folder, or an organization folder reached by the organization's owner
+        // (whose role is looked up all the same: it decides nothing they could not do).
+        _ if owner == user => Ok(FolderAccess {
+            owner,
+            membership: None,
+        }),
+        Some(organization) => match memberships.of(caller).await? {
+            Some(m) if m.organization_id == organization => Ok(FolderAccess {
+                owner,
+                membership: Some(m),
+            }),
+            _ => Err(EvidenceError::NotFound),
+        },
+        None => Err(EvidenceError::NotFound),
+    }
+}
+
+/// The access of `user` to a folder; another user's private folder, or another organization's
+/// folder, is `NotFound`. Accounts is asked only for someone else's organization folder.
+pub async fn folder(
+    conn: &mut PgConnection,
+    memberships: &dyn Memberships,
+    caller: &Caller,
+    user: Uuid,
+    folder_id: Uuid,
+) -> Result<FolderAccess, EvidenceError> {
+    let found: Option<(Uuid, Option<Uuid>)> =
+        sqlx::query_as("SELECT owner_id, organization_id FROM folders WHERE id = $1")
+            .bind(folder_id)
+            .fetch_optional(conn)
+            .await?;
+    reach(memberships, caller, user, found).await
+}
+
+/// The access of `user` to an item, through its folder.
+pub async fn item(
+    conn: &mut PgConnection,
+    memberships: &dyn Memberships,
+    caller: &Caller,
+    user: Uuid,
+    item_id: Uuid,
+) -> Result<FolderAccess, EvidenceError> {
+    let found: Option<(Uuid, Option<Uuid>)> = sqlx::query_as(
+        "SELECT f.owner_id, f.organization_id FROM items i JOIN folders f ON f.id = i.folder_id \
+         WHERE i.id = $1",
+    )
+    .bind(item_id)
+    .fetch_optional(conn)
+    .await?;
+    reach(memberships, caller, user, found).await
+}

@@ -1,0 +1,638 @@
+//! Organization capture, for an organization's participants: capture templates (ordered steps),
+//! folders made from them, the triage of anonymous contributions, and contribution links. These
+//! calls are ours to design (spec section 7 names only the contributor's); docs/decisions.md
+//! "Organization capture" records the rules and the role matrix.
+
+use axum::{Json, extract::State, http::StatusCode};
+use evidentia_common::time::rfc3339;
+use evidentia_proto::{
+    accounts::v1 as accounts,
+    evidence::v1 as evidence,
+    sharing::v1 as sharing,
+};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use super::{
+    AppState,
+    accounts::PhoneNumber,
+    evidence::{Folder, Item},
+    sharing::phone_pb,
+};
+use crate::{
+    auth::User,
+    error::{ApiResult, ErrorBody},
+    extract::{ApiJson, ApiPath, ApiQuery},
+};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_capture_templates))
+        .routes(routes!(create_capture_template))
+        .routes(routes!(get_capture_template))
+        .routes(routes!(update_capture_template))
+        .routes(routes!(archive_capture_template))
+        .routes(routes!(list_organization_folders))
+        .routes(routes!(create_organization_folder))
+        .routes(routes!(get_organization_folder))
+        .routes(routes!(review_contribution))
+        .routes(routes!(create_contribution_link))
+        .routes(routes!(list_contribution_links))
+        .routes(routes!(revoke_contribution_link))
+}
+
+/// What a step accepts.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum MediaKind {
+    Image,
+    Video,
+    Audio,
+}
+
+impl MediaKind {
+    fn from_pb(value: i32) -> Option<Self> {
+        match evidence::MediaType::try_from(value) {
+            Ok(evidence::MediaType::Image) => Some(Self::Image),
+            Ok(evidence::MediaType::Video) => Some(Self::Video),
+            Ok(evidence::MediaType::Audio) => Some(Self::Audio),
+            _ => None,
+        }
+    }
+
+    fn to_pb(self) -> i32 {
+        let media = match self {
+            Self::Image => evidence::MediaType::Image,
+            Self::Video => evidence::MediaType::Video,
+            Self::Audio => evidence::MediaType::Audio,
+        };
+        media as i32
+    }
+}
+
+fn kinds(values: &[i32]) -> Vec<MediaKind> {
+    values.iter().filter_map(|v| MediaKind::from_pb(*v)).collect()
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TemplateStep {
+    pub id: String,
+    pub name: String,
+    pub instructions: String,
+    pub media_types: Vec<MediaKind>,
+    pub min_files: i32,
+    pub max_files: i32,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CaptureTemplate {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub archived: bool,
+    pub steps: Vec<TemplateStep>,
+    pub created_at: Option<String>,
+    pub updated_at: Option<String>,
+}
+
+impl From<evidence::Template> for CaptureTemplate {
+    fn from(t: evidence::Template) -> Self {
+        Self {
+            id: t.id,
+            name: t.name,
+            description: t.description,
+            archived: t.archived,
+            steps: t
+                .steps
+                .into_iter()
+                .map(|s| TemplateStep {
+                    media_types: kinds(&s.media_types),
+                    id: s.id,
+                    name: s.name,
+                    instructions: s.instructions,
+                    min_files: s.min_files,
+                    max_files: s.max_files,
+                })
+                .collect(),
+            created_at: rfc3339(t.created_at),
+            updated_at: rfc3339(t.updated_at),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct StepInput {
+    /// A step of the template being edited keeps its id; a new one has none.
+    #[schema(value_type = Option<uuid::Uuid>, required = false)]
+    pub id: Option<String>,
+    #[schema(min_length = 2, max_length = 50)]
+    pub name: String,
+    #[serde(default)]
+    #[schema(max_length = 500, required = false)]
+    pub instructions: String,
+    #[schema(min_items = 1, max_items = 3)]
+    pub media_types: Vec<MediaKind>,
+    #[schema(minimum = 0, maximum = 20)]
+    pub min_files: i32,
+    #[schema(minimum = 1, maximum = 20)]
+    pub max_files: i32,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct TemplateRequest {
+    #[schema(min_length = 2, max_length = 50)]
+    pub name: String,
+    #[serde(default)]
+    #[schema(max_length = 500, required = false)]
+    pub description: String,
+    /// In their order; 1 to 20.
+    #[schema(min_items = 1, max_items = 20)]
+    pub steps: Vec<StepInput>,
+}
+
+impl From<TemplateRequest> for evidence::TemplateInput {
+    fn from(t: TemplateRequest) -> Self {
+        Self {
+            name: t.name,
+            description: t.description,
+            steps: t
+                .steps
+                .into_iter()
+                .map(|s| evidence::TemplateStep {
+                    id: s.id.unwrap_or_default(),
+                    name: s.name,
+                    instructions: s.instructions,
+                    media_types: s.media_types.into_iter().map(MediaKind::to_pb).collect(),
+                    min_files: s.min_files,
+                    max_files: s.max_files,
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CaptureTemplates {
+    pub templates: Vec<CaptureTemplate>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct TemplatesQuery {
+    /// The archived templates instead of the others.
+    #[serde(default)]
+    pub archived: bool,
+}
+
+/// The organization's capture templates, newest first (any participant).
+#[utoipa::path(get, path = "/api/organizations/capture-templates/", tag = "organizations", security(("bearer" = [])),
+    params(TemplatesQuery),
+    responses((status = 200, body = CaptureTemplates), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+async fn list_capture_templates(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiQuery(query): ApiQuery<TemplatesQuery>,
+) -> ApiResult<Json<CaptureTemplates>> {
+    let found = state
+        .clients
+        .evidence
+        .clone()
+        .list_templates(caller.request(evidence::ListTemplatesRequest {
+            archived: query.archived,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(CaptureTemplates {
+        templates: found.templates.into_iter().map(Into::into).collect(),
+    }))
+}
+
+/// Creates a capture template (the organization's owner and admins; 403 for members).
+#[utoipa::path(post, path = "/api/organizations/capture-templates/create/", tag = "organizations", security(("bearer" = [])),
+    request_body = TemplateRequest,
+    responses((status = 201, body = CaptureTemplate), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn create_capture_template(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<TemplateRequest>,
+) -> ApiResult<(StatusCode, Json<CaptureTemplate>)> {
+    let made = state
+        .clients
+        .evidence
+        .clone()
+        .create_template(caller.request(evidence::TemplateInput::from(body)))
+        .await?
+        .into_inner();
+    Ok((StatusCode::CREATED, Json(made.into())))
+}
+
+/// One of the organization's capture templates.
+#[utoipa::path(get, path = "/api/organizations/capture-templates/{template_id}/", tag = "organizations", security(("bearer" = [])),
+    params(("template_id" = String, Path)),
+    responses((status = 200, body = CaptureTemplate), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn get_capture_template(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiPath(template_id): ApiPath<String>,
+) -> ApiResult<Json<CaptureTemplate>> {
+    let found = state
+        .clients
+        .evidence
+        .clone()
+        .get_template(caller.request(evidence::GetTemplateRequest { template_id }))
+        .await?
+        .into_inner();
+    Ok(Json(found.into()))
+}
+
+/// Replaces a template's name, description and steps, in the order given (owner and admins).
+/// Folders already made from it keep their own steps.
+#[utoipa::path(put, path = "/api/organizations/capture-templates/{template_id}/update/", tag = "organizations", security(("bearer" = [])),
+    params(("template_id" = String, Path)), request_body = TemplateRequest,
+    responses((status = 200, body = CaptureTemplate), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn update_capture_template(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiPath(template_id): ApiPath<String>,
+    ApiJson(body): ApiJson<TemplateRequest>,
+) -> ApiResult<Json<CaptureTemplate>> {
+    let changed = state
+        .clients
+        .evidence
+        .clone()
+        .update_template(caller.request(evidence::UpdateTemplateRequest {
+            template_id,
+            template: Some(body.into()),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(changed.into()))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ArchiveRequest {
+    pub archived: bool,
+}
+
+/// Archives a template (no new folders from it) or brings it back (owner and admins).
+#[utoipa::path(post, path = "/api/organizations/capture-templates/{template_id}/archive/", tag = "organizations", security(("bearer" = [])),
+    params(("template_id" = String, Path)), request_body = ArchiveRequest,
+    responses((status = 200, body = CaptureTemplate), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn archive_capture_template(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiPath(template_id): ApiPath<String>,
+    ApiJson(body): ApiJson<ArchiveRequest>,
+) -> ApiResult<Json<CaptureTemplate>> {
+    let changed = state
+        .clients
+        .evidence
+        .clone()
+        .archive_template(caller.request(evidence::ArchiveTemplateRequest {
+            template_id,
+            archived: body.archived,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(changed.into()))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FolderStep {
+    pub id: String,
+    pub name: String,
+    pub instructions: String,
+    pub media_types: Vec<MediaKind>,
+    pub min_files: i32,
+    pub max_files: i32,
+    /// Files that count: verified, and accepted when contributed.
+    pub file_count: i32,
+    /// At least `min_files` files count.
+    pub complete: bool,
+    /// The step's files (empty in lists).
+    pub items: Vec<Item>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrganizationFolder {
+    pub id: String,
+    pub name: String,
+    pub template_id: String,
+    pub template_name: String,
+    pub created_at: Option<String>,
+    /// The storage date, RFC 3339.
+    pub storage_expires_at: Option<String>,
+    pub expired: bool,
+    pub expire_soon: bool,
+    pub file_count: i64,
+    pub step_count: i32,
+    pub steps_complete: i32,
+    /// Contributions that arrived and wait for a decision.
+    pub pending_count: i32,
+    pub steps: Vec<FolderStep>,
+}
+
+impl From<evidence::OrganizationFolder> for OrganizationFolder {
+    fn from(f: evidence::OrganizationFolder) -> Self {
+        let folder = Folder::from(f.folder.unwrap_or_default());
+        Self {
+            id: folder.id,
+            name: folder.name,
+            template_id: f.template_id,
+            template_name: f.template_name,
+            created_at: folder.created_at,
+            storage_expires_at: folder.expiration_date,
+            expired: folder.expired,
+            expire_soon: folder.expire_soon,
+            file_count: folder.file_count,
+            step_count: i32::try_from(f.steps.len()).unwrap_or(i32::MAX),
+            steps_complete: f.steps_complete,
+            pending_count: f.pending_count,
+            steps: f
+                .steps
+                .into_iter()
+                .map(|s| FolderStep {
+                    media_types: kinds(&s.media_types),
+                    id: s.id,
+                    name: s.name,
+                    instructions: s.instructions,
+                    min_files: s.min_files,
+                    max_files: s.max_files,
+                    file_count: s.file_count,
+                    complete: s.complete,
+                    items: s.items.into_iter().map(Into::into).collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrganizationFolders {
+    pub folders: Vec<OrganizationFolder>,
+}
+
+/// The organization's folders, newest first, with their steps' state (any participant).
+#[utoipa::path(get, path = "/api/organizations/folders/", tag = "organizations", security(("bearer" = [])),
+    responses((status = 200, body = OrganizationFolders), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn list_organization_folders(
+    State(state): State<AppState>,
+    User(caller): User,
+) -> ApiResult<Json<OrganizationFolders>> {
+    let found = state
+        .clients
+        .evidence
+        .clone()
+        .list_organization_folders(caller.request(evidence::ListOrganizationFoldersRequest {}))
+        .await?
+        .into_inner();
+    Ok(Json(OrganizationFolders {
+        folders: found.folders.into_iter().map(Into::into).collect(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct NewOrganizationFolder {
+    #[schema(value_type = uuid::Uuid)]
+    pub template_id: String,
+    /// Spec section 5 "File name".
+    #[schema(min_length = 2, max_length = 50)]
+    pub name: String,
+    /// The device's id for the folder: creating again with it answers the same folder.
+    #[schema(value_type = Option<uuid::Uuid>, required = false)]
+    pub client_id: Option<String>,
+}
+
+/// Opens a folder from one of the organization's templates (any participant). Its storage date
+/// is the default period; the organization's owner pays its extensions.
+#[utoipa::path(post, path = "/api/organizations/folders/create/", tag = "organizations", security(("bearer" = [])),
+    request_body = NewOrganizationFolder,
+    responses((status = 201, body = OrganizationFolder), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+async fn create_organization_folder(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<NewOrganizationFolder>,
+) -> ApiResult<(StatusCode, Json<OrganizationFolder>)> {
+    let made = state
+        .clients
+        .evidence
+        .clone()
+        .create_organization_folder(caller.request(evidence::CreateOrganizationFolderRequest {
+            template_id: body.template_id,
+            name: body.name,
+            client_id: body.client_id,
+        }))
+        .await?
+        .into_inner();
+    Ok((StatusCode::CREATED, Json(made.into())))
+}
+
+/// One organization folder with its steps and their files.
+#[utoipa::path(get, path = "/api/organizations/folders/{folder_id}/", tag = "organizations", security(("bearer" = [])),
+    params(("folder_id" = String, Path)),
+    responses((status = 200, body = OrganizationFolder), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn get_organization_folder(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiPath(folder_id): ApiPath<String>,
+) -> ApiResult<Json<OrganizationFolder>> {
+    let found = state
+        .clients
+        .evidence
+        .clone()
+        .get_organization_folder(caller.request(evidence::GetOrganizationFolderRequest { folder_id }))
+        .await?
+        .into_inner();
+    Ok(Json(found.into()))
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    Accepted,
+    Declined,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ReviewRequest {
+    pub decision: Decision,
+}
+
+/// Accepts or declines a pending contribution (any participant). A declined file is deleted
+/// after the configured period.
+#[utoipa::path(post, path = "/api/organizations/items/{item_id}/review/", tag = "organizations", security(("bearer" = [])),
+    params(("item_id" = String, Path)), request_body = ReviewRequest,
+    responses((status = 200, body = Item), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+async fn review_contribution(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiPath(item_id): ApiPath<String>,
+    ApiJson(body): ApiJson<ReviewRequest>,
+) -> ApiResult<Json<Item>> {
+    let decision = match body.decision {
+        Decision::Accepted => "accepted",
+        Decision::Declined => "declined",
+    };
+    let reviewed = state
+        .clients
+        .evidence
+        .clone()
+        .review_item(caller.request(evidence::ReviewItemRequest {
+            item_id,
+            decision: decision.to_owned(),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(reviewed.into()))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ContributionLink {
+    pub id: String,
+    pub folder_id: String,
+    /// The link itself: only in the answer that created it (it is kept hashed).
+    pub url: String,
+    /// `email` or `sms`.
+    pub channel: String,
+    pub sent_to: String,
+    pub expires_at: Option<String>,
+    pub max_submissions: i32,
+    pub submissions: i32,
+    /// `active`, `expired`, `revoked` or `used_up`.
+    pub state: String,
+    pub created_at: Option<String>,
+}
+
+impl From<sharing::ContributionLink> for ContributionLink {
+    fn from(l: sharing::ContributionLink) -> Self {
+        Self {
+            id: l.id,
+            folder_id: l.folder_id,
+            url: l.url,
+            channel: l.channel,
+            sent_to: l.sent_to,
+            expires_at: rfc3339(l.expires_at),
+            max_submissions: l.max_submissions,
+            submissions: l.submissions,
+            state: l.state,
+            created_at: rfc3339(l.created_at),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ContributionLinkRequest {
+    #[schema(value_type = uuid::Uuid)]
+    pub folder_id: String,
+    /// The contributor's e-mail address, or
+    #[schema(max_length = 250, required = false)]
+    pub email: Option<String>,
+    /// their phone number (the link goes by SMS).
+    #[schema(required = false)]
+    pub phone_number: Option<PhoneNumber>,
+    #[schema(minimum = 1, maximum = 30)]
+    pub expires_in_days: i32,
+    #[schema(minimum = 1, maximum = 100)]
+    pub max_submissions: i32,
+}
+
+/// Opens a contribution link for an organization folder and sends it by e-mail or SMS (any
+/// participant).
+#[utoipa::path(post, path = "/api/sharing/contribution-links/create/", tag = "organizations", security(("bearer" = [])),
+    request_body = ContributionLinkRequest,
+    responses((status = 201, body = ContributionLink), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+async fn create_contribution_link(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiJson(body): ApiJson<ContributionLinkRequest>,
+) -> ApiResult<(StatusCode, Json<ContributionLink>)> {
+    let organization = state
+        .clients
+        .accounts
+        .clone()
+        .get_organization(caller.request(accounts::GetOrganizationRequest {}))
+        .await?
+        .into_inner();
+    let address = match (body.email, body.phone_number) {
+        (Some(email), _) => Some(sharing::recipient::Address::Email(email)),
+        (None, Some(phone)) => Some(sharing::recipient::Address::PhoneNumber(phone_pb(phone))),
+        (None, None) => None,
+    };
+    let made = state
+        .clients
+        .sharing
+        .clone()
+        .create_contribution_link(caller.request(sharing::CreateContributionLinkRequest {
+            folder_id: body.folder_id,
+            organization_name: organization.name,
+            recipient: Some(sharing::Recipient { address }),
+            expires_in_days: body.expires_in_days,
+            max_submissions: body.max_submissions,
+        }))
+        .await?
+        .into_inner();
+    Ok((StatusCode::CREATED, Json(made.into())))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LinksQuery {
+    #[param(value_type = uuid::Uuid)]
+    pub folder_id: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ContributionLinks {
+    pub links: Vec<ContributionLink>,
+}
+
+/// The folder's contribution links, newest first.
+#[utoipa::path(get, path = "/api/sharing/contribution-links/", tag = "organizations", security(("bearer" = [])),
+    params(LinksQuery),
+    responses((status = 200, body = ContributionLinks), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+async fn list_contribution_links(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiQuery(query): ApiQuery<LinksQuery>,
+) -> ApiResult<Json<ContributionLinks>> {
+    let found = state
+        .clients
+        .sharing
+        .clone()
+        .list_contribution_links(caller.request(sharing::ListContributionLinksRequest {
+            folder_id: query.folder_id,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(ContributionLinks {
+        links: found.links.into_iter().map(Into::into).collect(),
+    }))
+}
+
+/// Revokes a contribution link: its contributors can send nothing more.
+#[utoipa::path(post, path = "/api/sharing/contribution-links/{link_id}/revoke/", tag = "organizations", security(("bearer" = [])),
+    params(("link_id" = String, Path)),
+    responses((status = 200, body = ContributionLink), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn revoke_contribution_link(
+    State(state): State<AppState>,
+    User(caller): User,
+    ApiPath(link_id): ApiPath<String>,
+) -> ApiResult<Json<ContributionLink>> {
+    let link = state
+        .clients
+        .sharing
+        .clone()
+        .revoke_contribution_link(caller.request(sharing::RevokeContributionLinkRequest { link_id }))
+        .await?
+        .into_inner();
+    Ok(Json(link.into()))
+}
