@@ -27,8 +27,15 @@ import { FolderMapPage } from '../features/files/routes/FolderMapPage';
 import { FoldersMapPage } from '../features/files/routes/FoldersMapPage';
 import { FolderViewPage } from '../features/files/routes/FolderViewPage';
 import { MyFilesPage } from '../features/files/routes/MyFilesPage';
+import { CaptureTemplatesPage } from '../features/organization/routes/CaptureTemplatesPage';
 import { OrganizationCapturesPage } from '../features/organization/routes/OrganizationCapturesPage';
+import { OrganizationEvidencePage } from '../features/organization/routes/OrganizationEvidencePage';
+import { OrganizationFolderPage } from '../features/organization/routes/OrganizationFolderPage';
 import { ParticipantsPage } from '../features/organization/routes/ParticipantsPage';
+import { TemplateDetailsPage } from '../features/organization/routes/TemplateDetailsPage';
+import { ContributionVerificationPage } from '../features/contribution/routes/ContributionVerificationPage';
+import { ContributorEvidencePage } from '../features/contribution/routes/ContributorEvidencePage';
+import { ContributorFolderPage } from '../features/contribution/routes/ContributorFolderPage';
 import { ProofMetadataPage } from '../features/files/routes/ProofMetadataPage';
 import { GuidePage } from '../features/guide/routes/GuidePage';
 import { RentalCapturePage } from '../features/rental/routes/RentalCapturePage';
@@ -107,6 +114,15 @@ const router = createBrowserRouter(
       <Route path="/sign-up-organization" element={<SignUpPage key="organization" kind="organization" />} />
       <Route path="/join-organization/:code" element={<JoinOrganizationPage />} />
       <Route path="/organization-participants" element={<ParticipantsPage />} />
+      {/* organization capture (signed in): templates, template details, organization folders, capture into a step */}
+      <Route path="/organization-capture-templates/:viewMode" element={<CaptureTemplatesPage />} />
+      <Route path="/template-details/:templateId" element={<TemplateDetailsPage />} />
+      <Route path="/organization-folder/:folderId" element={<OrganizationFolderPage />} />
+      <Route path="/organization-evidence/:folderId/:stepId" element={<OrganizationEvidencePage />} />
+      {/* anonymous contribution (public-only): prove the e-mail, the folder, capture into a step */}
+      <Route path="/organization-sharing/verification/:folderId" element={<ContributionVerificationPage />} />
+      <Route path="/organization-sharing/folder/:folderId" element={<ContributorFolderPage />} />
+      <Route path="/organization-sharing/evidence/:folderId/:stepId" element={<ContributorEvidencePage />} />
       <Route path="/log-in" element={<LogInPage />} />
       {/* recovery routes: /recovery/:type */}
       <Route path="/recovery/:type" element={<RecoveryPage />} />

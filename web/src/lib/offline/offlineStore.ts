@@ -41,6 +41,8 @@ export const storedCaptureSchema = z
     section: z.string().min(1).optional(),
     /** The item it replaces (a retake), when it is one. */
     retakeOf: z.string().min(1).optional(),
+    /** The step of an organization folder it goes to (organization capture). */
+    stepId: z.string().min(1).optional(),
     blob: z.instanceof(Blob),
   })
   .refine((c) => c.size === c.blob.size, { message: 'size must be the blob size', path: ['size'] });

@@ -61,7 +61,8 @@ function failure(error: unknown): UploadError {
   return new UploadError(message, status >= 500 || status === 429);
 }
 
-async function call<T>(request: { unwrap(): Promise<T>; reset?: () => void }): Promise<T> {
+/** An RTK Query call's answer, or its failure as an UploadError in words (also for the contributor transport). */
+export async function call<T>(request: { unwrap(): Promise<T>; reset?: () => void }): Promise<T> {
   try {
     return await request.unwrap();
   } catch (error) {

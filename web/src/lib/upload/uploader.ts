@@ -36,8 +36,10 @@ export interface ItemBody {
   longitude?: number;
   duration?: number;
   section?: string;
+  /** The step of an organization folder (required there, absent elsewhere). */
+  step_id?: string;
 }
-export type RetakeBody = Omit<ItemBody, 'client_id' | 'name' | 'media_type' | 'section'>;
+export type RetakeBody = Omit<ItemBody, 'client_id' | 'name' | 'media_type' | 'section' | 'step_id'>;
 
 /** The evidence service, as the uploader calls it. Rejections carry the API's error (see ApiFailure). */
 export interface EvidenceTransport {
@@ -126,6 +128,7 @@ function itemBody(capture: CaptureInfo): ItemBody {
     ...(capture.longitude !== undefined && { longitude: capture.longitude }),
     ...(capture.durationSeconds !== undefined && { duration: capture.durationSeconds }),
     ...(capture.section !== undefined && { section: capture.section }),
+    ...(capture.stepId !== undefined && { step_id: capture.stepId }),
   };
 }
 

@@ -59,7 +59,7 @@ vi.mock('../../../lib/upload/transport', async (actual) => ({
   },
 }));
 vi.mock('../../../lib/hash/sha256', () => ({ sha256Hex: async () => 'b'.repeat(64) }));
-vi.mock('../components/Recorder', () => ({
+vi.mock('../../../components/capture/Recorder', () => ({
   Recorder: ({ onCaptured }: { onCaptured: (r: unknown) => void }) => {
     const blob = new Blob(['jpeg bytes'], { type: 'image/jpeg' });
     return (

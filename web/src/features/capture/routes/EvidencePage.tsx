@@ -7,7 +7,7 @@
 //! same folder. Every capture is stored on the device first and leaves the store only once
 //! uploaded, so a lost network, a reload or a closed tab loses nothing. The files of the session
 //! are listed above the camera, so a phone shows them without scrolling.
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { BackControl } from '../../../components/BackControl';
@@ -15,22 +15,21 @@ import { InfoBanner } from '../../../components/InfoBanner';
 import { errorStatus } from '../../../lib/api/errors';
 import { EXPIRED_MESSAGE, useFolderQuery, useItemQuery } from '../../../lib/api/evidence';
 import { formatDate } from '../../../lib/format/format';
-import { sha256Hex } from '../../../lib/hash/sha256';
-import { CAPTURE_MODES, captureName, MEDIA_TYPE_OF, MODE_OF, type CaptureMode } from '../../../lib/media/capture';
-import { useLocation, type LocationState } from '../../../lib/media/useLocation';
+import { CAPTURE_MODES, MODE_OF, type CaptureMode } from '../../../lib/media/capture';
+import { useLocation } from '../../../lib/media/useLocation';
 import { useOnline } from '../../../lib/network/useOnline';
-import { offlineStore, OfflineStoreFullError, type CaptureInfo, type StoredCapture } from '../../../lib/offline/offlineStore';
+import type { CaptureInfo } from '../../../lib/offline/offlineStore';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
-import { selectSituationFolder, uploadRemoved } from '../../../lib/upload/uploadSlice';
-import { LocationHelpSheet } from '../components/LocationHelpSheet';
-import { Recorder, type Recording } from '../components/Recorder';
-import { UploadRow } from '../components/UploadRow';
+import { selectSituationFolder } from '../../../lib/upload/uploadSlice';
+import { CaptureModeTabs } from '../../../components/capture/CaptureModeTabs';
+import { LocationHelpSheet } from '../../../components/capture/LocationHelpSheet';
+import { Recorder, type Recording } from '../../../components/capture/Recorder';
+import { UploadRow } from '../../../components/capture/UploadRow';
+import { notSavedMessage, storeRecording, useSituationCaptures } from '../../../components/capture/useSituationCaptures';
 import { uploadQueue } from '../../../app/uploadQueue';
 import { closeCaptureSession, openCaptureSession } from '../model/captureSession';
 
 export const LOCATION_OFF = 'Location is off: files will be saved without their place.';
-
-const MODE_LABELS: Record<CaptureMode, string> = { photo: 'Photo', video: 'Video', audio: 'Audio' };
 
 function isMode(value: string | null): value is CaptureMode {
   return value !== null && (CAPTURE_MODES as string[]).includes(value);
@@ -39,10 +38,6 @@ function isMode(value: string | null): value is CaptureMode {
 /** Only paths inside the app: a returnTo elsewhere is ignored. */
 function safeReturnTo(value: string | null): string | undefined {
   return value && value.startsWith('/') && !value.startsWith('//') ? value : undefined;
-}
-
-function coordinates(location: LocationState) {
-  return location.status === 'located' ? { latitude: location.latitude, longitude: location.longitude } : {};
 }
 
 /** What the app shows under the capture of a situation (another feature's, so passed in). */
@@ -84,87 +79,20 @@ export function EvidencePage({ below }: { below?: BelowCapture } = {}) {
   const expired = folder.data?.expired ?? retakeItem.data?.expired ?? false;
 
   // The situation's captures: those stored on the device, and those uploaded while this screen is open.
-  const [rows, setRows] = useState<CaptureInfo[]>([]);
-  const [previews, setPreviews] = useState<Record<string, Blob>>({});
-
-  const apply = useCallback((stored: StoredCapture[]) => {
-    setRows((current) => {
-      const storedIds = new Set(stored.map((c) => c.id));
-      // Keep rows that left the store because they were uploaded; add newly stored ones.
-      const kept = current.filter((c) => storedIds.has(c.id) || uploadQueue.itemOf(c.id));
-      const known = new Set(kept.map((c) => c.id));
-      const added = stored.filter((c) => !known.has(c.id)).map(({ blob: _blob, ...info }) => info);
-      return [...kept, ...added];
-    });
-    const photos = stored.filter((c) => c.mediaType === 'image');
-    if (photos.length > 0) {
-      setPreviews((current) => {
-        const missing = photos.filter((c) => !(c.id in current));
-        return missing.length === 0 ? current : { ...current, ...Object.fromEntries(missing.map((c) => [c.id, c.blob])) };
-      });
-    }
-  }, []);
-
-  useEffect(() => {
-    if (!situation) return undefined;
-    let active = true;
-    const load = () =>
-      offlineStore.listBySituation(situation).then((stored) => {
-        if (active) apply(stored);
-      });
-    void load();
-    const unsubscribe = offlineStore.subscribe(() => void load());
-    return () => {
-      active = false;
-      unsubscribe();
-    };
-  }, [situation, apply]);
-
-  // Online, send what waits for this situation (resumed captures included).
-  useEffect(() => {
-    if (situation && online) void uploadQueue.uploadSituation(situation);
-  }, [situation, online]);
+  const { rows, previews, addPreview, discard } = useSituationCaptures(situation, online);
 
   async function onCaptured(recording: Recording) {
     if (!situation) return;
-    const id = crypto.randomUUID();
     try {
-      const sha256 = await sha256Hex(recording.blob);
-      await offlineStore.addCapture(
-        {
-          id,
-          situation,
-          name: captureName(recording.mode, recording.capturedAt),
-          mediaType: MEDIA_TYPE_OF[recording.mode],
-          mimeType: recording.mimeType,
-          size: recording.blob.size,
-          sha256,
-          capturedAt: recording.capturedAt.toISOString(),
-          ...coordinates(location),
-          ...(recording.durationSeconds !== undefined && { durationSeconds: recording.durationSeconds }),
-          ...(folderId && { folderId }),
-          ...(section && { section }),
-          ...(retakeOf && { retakeOf }),
-          blob: recording.blob,
-        },
-        // Offline, the store's limit applies; online the file is kept only until it is sent.
-        { enforceLimit: !navigator.onLine },
-      );
-      const preview = recording.preview;
-      if (preview) setPreviews((current) => ({ ...current, [id]: preview }));
-      if (navigator.onLine) void uploadQueue.upload(id);
+      const id = await storeRecording(recording, { situation, folderId, section, retakeOf }, location);
+      if (recording.preview) addPreview(id, recording.preview);
     } catch (error) {
-      const message =
-        error instanceof OfflineStoreFullError ? error.message : 'The file could not be saved on this device. Free some space and try again.';
-      dispatch(showSnackbar({ message, type: 'error' }));
+      dispatch(showSnackbar({ message: notSavedMessage(error), type: 'error' }));
     }
   }
 
   async function retakeRow(capture: CaptureInfo) {
-    uploadQueue.cancel(capture.id);
-    await offlineStore.removeCapture(capture.id);
-    dispatch(uploadRemoved(capture.id));
-    setRows((current) => current.filter((c) => c.id !== capture.id));
+    await discard(capture.id);
     const next = new URLSearchParams(params);
     next.set('mode', MODE_OF[capture.mediaType]);
     next.delete('syncOffline');
@@ -215,13 +143,7 @@ export function EvidencePage({ below }: { below?: BelowCapture } = {}) {
       )}
 
       {!retakeOf && (
-        <div className="capture__modes" role="tablist" aria-label="What to capture">
-          {CAPTURE_MODES.map((m) => (
-            <button key={m} type="button" role="tab" aria-selected={m === mode} className={`capture__mode${m === mode ? ' capture__mode--active' : ''}`} onClick={() => setMode(m)}>
-              {MODE_LABELS[m]}
-            </button>
-          ))}
-        </div>
+        <CaptureModeTabs modes={CAPTURE_MODES} mode={mode} onChange={setMode} />
       )}
 
       {rows.length > 0 && (

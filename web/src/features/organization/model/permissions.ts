@@ -47,3 +47,8 @@ export function displayName(participant: { firstName?: string | null; lastName?:
     .join(' ');
   return full || participant.username;
 }
+
+/** Owners and admins create, edit and archive capture templates; a member reads them and starts folders. */
+export function canManageTemplates(me: OrganizationRole): boolean {
+  return me === 'owner' || me === 'admin';
+}

@@ -1,14 +1,15 @@
-// The organization captures tab: an organization's name, its participants link and the empty
-// state (no list is fetched: organization capture comes later); an account outside any
-// organization is told what the tab is for and reaches the organization sign-up logged out.
+// The organization captures tab: an organization's name, its templates and participants links and
+// its folders (steps complete, pending contributions, storage date), or the empty state; an
+// account outside any organization is told what the tab is for and reaches the organization
+// sign-up logged out.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Outlet } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Guard } from '../../../app/Guard';
 import { answer, makePaymentsStore, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
-import { NO_CAPTURES, NOT_AN_ORGANIZATION } from '../model/messages';
-import { apiOrganization, noContent } from '../testing/helpers';
+import { NO_FOLDERS, NOT_AN_ORGANIZATION } from '../model/messages';
+import { apiFolderSummary, apiOrganization, noContent } from '../testing/helpers';
 import { OrganizationCapturesPage } from './OrganizationCapturesPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -27,6 +28,8 @@ function open() {
         children: [
           { path: '/dashboard/organization-captures', element: <OrganizationCapturesPage /> },
           { path: '/organization-participants', element: <p>Participants screen</p> },
+          { path: '/organization-capture-templates/:viewMode', element: <p>Templates screen</p> },
+          { path: '/organization-folder/:folderId', element: <p>Organization folder screen</p> },
           { path: '/sign-up-organization', element: <p>Organization sign-up screen</p> },
           { path: '/', element: <p>Start screen</p> },
           { path: '/dashboard/home', element: <p>Home screen</p> },
@@ -42,17 +45,56 @@ const routes = (calls: ApiCall[]) => calls.map((c) => `${c.method} ${c.path}`);
 const NOT_MEMBER = answer(404, { errors: [{ message: 'You are not in an organization.', code: 'not_found' }] });
 
 describe('an organization', () => {
-  it('shows its name, the way to its participants and the empty state, and fetches no captures', async () => {
-    const calls = serve({ 'GET accounts/organization/': apiOrganization('admin') });
+  it('shows its name, the ways to its templates and participants, and the empty state', async () => {
+    const calls = serve({ 'GET accounts/organization/': apiOrganization('admin'), 'GET organizations/folders/': { folders: [] } });
     const { router } = open();
     expect(await screen.findByTestId('organization-name')).toHaveTextContent('Acme Rentals');
     expect(screen.getByText('Your role: Admin')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: NO_CAPTURES })).toBeInTheDocument();
-    expect(screen.getByText(/will be listed here/)).toHaveTextContent('Acme Rentals');
+    expect(await screen.findByText(NO_FOLDERS)).toBeInTheDocument();
     expect(screen.queryByText(NOT_AN_ORGANIZATION)).toBeNull();
-    expect(routes(calls)).toEqual(['GET accounts/organization/']);
+    expect(routes(calls)).toEqual(['GET accounts/organization/', 'GET organizations/folders/']);
+    expect(screen.getByRole('link', { name: 'Capture Templates' })).toHaveAttribute('href', '/organization-capture-templates/list');
     await userEvent.setup().click(screen.getByRole('link', { name: 'Participants' }));
     expect(router.state.location.pathname).toBe('/organization-participants');
+  });
+
+  it('lists its folders with steps complete, pending contributions and the storage date', async () => {
+    serve({
+      'GET accounts/organization/': apiOrganization('member'),
+      'GET organizations/folders/': {
+        folders: [
+          apiFolderSummary(),
+          apiFolderSummary({ id: 'of-2', name: 'Old intake', expired: true, pending_count: 0, steps_complete: 2 }),
+        ],
+      },
+    });
+    const { router } = open();
+    const rows = await screen.findAllByTestId('organization-folder');
+    expect(rows).toHaveLength(2);
+    const first = within(rows[0]!);
+    expect(first.getByText('Warehouse 7 intake')).toBeInTheDocument();
+    expect(first.getByText('Parcel intake')).toBeInTheDocument();
+    expect(first.getByText('1 of 2 steps complete')).toBeInTheDocument();
+    expect(first.getByText('3 pending')).toBeInTheDocument();
+    expect(first.getByText(/Storage date Nov 21, 2027/)).toBeInTheDocument();
+    const second = within(rows[1]!);
+    expect(second.getByText('Expired')).toBeInTheDocument();
+    expect(second.queryByText(/pending/)).toBeNull();
+    await userEvent.setup().click(first.getByRole('link'));
+    expect(router.state.location.pathname).toBe('/organization-folder/of-1');
+  });
+
+  it('shows a failed folder list with a way to try again', async () => {
+    let attempts = 0;
+    serve({
+      'GET accounts/organization/': apiOrganization('owner'),
+      'GET organizations/folders/': () =>
+        ++attempts === 1 ? answer(403, { errors: [{ message: 'Not allowed.', code: 'forbidden' }] }) : { folders: [apiFolderSummary()] },
+    });
+    open();
+    expect(await screen.findByText('Not allowed.')).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByTestId('organization-folder')).toBeInTheDocument();
   });
 
   it('shows another failure with a way to try again', async () => {
@@ -74,7 +116,7 @@ describe('an account outside any organization', () => {
     serve({ 'GET accounts/organization/': NOT_MEMBER });
     open();
     expect(await screen.findByRole('heading', { name: NOT_AN_ORGANIZATION })).toBeInTheDocument();
-    expect(screen.queryByText(NO_CAPTURES)).toBeNull();
+    expect(screen.queryByText(NO_FOLDERS)).toBeNull();
     expect(screen.queryByRole('link', { name: 'Participants' })).toBeNull();
   });
 

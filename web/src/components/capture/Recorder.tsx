@@ -3,8 +3,8 @@
 //! starts afresh. The preview shows the camera's whole frame at its own aspect, the frame a photo
 //! saves: what the user frames is what is kept.
 import { useEffect, useRef, useState } from 'react';
-import { formatDuration } from '../../../lib/format/format';
-import { baseMimeType, frameToJpeg, mediaErrorMessage, recorderMimeType, type CaptureMode } from '../../../lib/media/capture';
+import { formatDuration } from '../../lib/format/format';
+import { baseMimeType, frameToJpeg, mediaErrorMessage, recorderMimeType, type CaptureMode } from '../../lib/media/capture';
 
 export interface Recording {
   mode: CaptureMode;

@@ -4,8 +4,8 @@ import { configureStore } from '@reduxjs/toolkit';
 import { render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { describe, expect, it } from 'vitest';
-import type { CaptureInfo } from '../../../lib/offline/offlineStore';
-import { uploadPending, uploadReducer, uploadRejected, uploadRetrying } from '../../../lib/upload/uploadSlice';
+import type { CaptureInfo } from '../../lib/offline/offlineStore';
+import { uploadPending, uploadReducer, uploadRejected, uploadRetrying } from '../../lib/upload/uploadSlice';
 import { UploadRow } from './UploadRow';
 
 const capture: CaptureInfo = {

@@ -1,6 +1,6 @@
 //! The location-permission help sheet of spec §2: iOS steps for turning location services on, and
 //! allowing Evidentia to access the device location.
-import { BottomSheet } from '../../../components/BottomSheet';
+import { BottomSheet } from '../BottomSheet';
 
 export const LOCATION_HELP_TITLE = 'Turn on Location Services';
 

@@ -1,9 +1,9 @@
 //! An upload row (spec §4): 'Uploaded', 'Error' with a retake and the reason in words, a progress
 //! bar with the remaining time ('Initializing...' before an estimate; after a failed attempt
 //! 'Upload failed, retrying (attempt n of m)...' and why it failed), or waiting for the network.
-import { useAppSelector } from '../../../app/hooks';
-import { formatDuration, formatFileSize, truncateName } from '../../../lib/format/format';
-import type { CaptureInfo } from '../../../lib/offline/offlineStore';
+import { useAppSelector } from '../../app/hooks';
+import { formatDuration, formatFileSize, truncateName } from '../../lib/format/format';
+import type { CaptureInfo } from '../../lib/offline/offlineStore';
 import {
   remainingLabel,
   selectRemainingSeconds,
@@ -11,7 +11,7 @@ import {
   selectUploadFraction,
   selectUploadRetry,
   selectUploadStatus,
-} from '../../../lib/upload/uploadSlice';
+} from '../../lib/upload/uploadSlice';
 
 export const UPLOADED_LABEL = 'Uploaded';
 export const ERROR_LABEL = 'Error';

@@ -1,0 +1,114 @@
+// The contributor's capture of one step: the step's words, the modes its media types allow, and a
+// file whose finish failed shown as Rejected (spec §4) with a Retry that runs create (the same
+// client_id), the upload and finish again.
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { answer, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
+import { anonymousStore, apiStep, apiSubmission, FOLDER, proven, STEP, TOKEN } from '../testing/helpers';
+import { ContributorEvidencePage } from './ContributorEvidencePage';
+
+const sent = vi.hoisted(() => ({ posts: [] as string[] }));
+
+vi.mock('../../../lib/upload/transport', async (actual) => ({
+  ...(await actual<typeof import('../../../lib/upload/transport')>()),
+  xhrSender: {
+    postForm: async (url: string, _fields: unknown, file: Blob, onProgress: (n: number) => void) => {
+      sent.posts.push(url);
+      onProgress(file.size);
+    },
+    put: async () => undefined,
+  },
+}));
+vi.mock('../../../lib/hash/sha256', () => ({ sha256Hex: async () => 'b'.repeat(64) }));
+vi.mock('../../../components/capture/Recorder', () => ({
+  Recorder: ({ mode, onCaptured }: { mode: string; onCaptured: (r: unknown) => void }) => {
+    const blob = new Blob(['jpeg bytes'], { type: 'image/jpeg' });
+    return (
+      <div data-testid="camera" data-mode={mode}>
+        <button type="button" onClick={() => onCaptured({ mode: 'photo', blob, mimeType: 'image/jpeg', capturedAt: new Date('2026-11-21T09:05:12Z') })}>
+          Take Photo
+        </button>
+      </div>
+    );
+  },
+}));
+
+beforeEach(() => {
+  window.sessionStorage.clear();
+  sent.posts = [];
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function open() {
+  return renderAt(
+    anonymousStore(),
+    [
+      { path: '/organization-sharing/evidence/:folderId/:stepId', element: <ContributorEvidencePage /> },
+      { path: '/organization-sharing/folder/:folderId', element: <p>Contributor folder</p> },
+      { path: '/organization-sharing/verification/:folderId', element: <p>Verification screen</p> },
+    ],
+    `/organization-sharing/evidence/${FOLDER}/${STEP}`,
+  );
+}
+
+const routes = (calls: ApiCall[]) => calls.filter((c) => c.method === 'POST').map((c) => c.path);
+
+describe('capture for a step', () => {
+  it("shows the step's words and only the modes its media types allow", async () => {
+    proven();
+    serve({ [`GET sharing/evidence/${FOLDER}/${STEP}/`]: { step: apiStep({ media_types: ['audio', 'image'] }), submissions: [apiSubmission()] } });
+    open();
+    expect(await screen.findByRole('heading', { name: 'Front of the parcel' })).toBeInTheDocument();
+    expect(screen.getByText('Show the label.')).toBeInTheDocument();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Audio', 'Photo']);
+    expect(screen.getByTestId('camera')).toHaveAttribute('data-mode', 'audio');
+    expect(within(screen.getByRole('region', { name: 'Sent before' })).getByText('Verified')).toBeInTheDocument();
+  });
+
+  it('marks a file whose finish failed as Rejected, and Retry sends it again with the same client_id', async () => {
+    proven();
+    let finishes = 0;
+    const calls = serve({
+      [`GET sharing/evidence/${FOLDER}/${STEP}/`]: { step: apiStep(), submissions: [] },
+      [`POST sharing/anonymous/proofs/${FOLDER}/${STEP}/create/`]: (call: ApiCall) => ({
+        evidence: apiSubmission({ id: 'e-9', status: 'awaiting_upload', name: (call.body as { name: string }).name }),
+        upload: 'single',
+      }),
+      'POST sharing/anonymous/proofs/proofs/e-9/single-upload-url/create/': { presigned_upload_url: { url: 'https://s3.test/bucket', fields: { key: 'k' } } },
+      'POST sharing/anonymous/proofs/e-9/multipart-upload/finish/': () => {
+        finishes += 1;
+        return finishes === 1
+          ? answer(400, { errors: [{ message: 'The file did not arrive.', code: 'invalid' }] })
+          : apiSubmission({ id: 'e-9', status: 'uploaded' });
+      },
+    });
+    open();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Take Photo' }));
+    const row = await screen.findByTestId('contribution-row');
+    await waitFor(() => expect(row).toHaveAttribute('data-status', 'rejected'));
+    expect(within(row).getByText('Rejected')).toBeInTheDocument();
+    expect(within(row).getByText('The file did not arrive.')).toBeInTheDocument();
+
+    await user.click(within(row).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(row).toHaveAttribute('data-status', 'sent'));
+    expect(within(row).getByText('Uploaded, checking')).toBeInTheDocument();
+
+    const creates = calls.filter((c) => c.path.endsWith('/create/') && c.path.startsWith('sharing/anonymous/proofs/f-1'));
+    expect(creates).toHaveLength(2);
+    const ids = creates.map((c) => (c.body as { client_id: string }).client_id);
+    expect(ids[0]).toBe(ids[1]);
+    expect(creates[0]?.body).toMatchObject({ media_type: 'image', mime_type: 'image/jpeg', file_size: 10, sha256: 'b'.repeat(64) });
+    expect(routes(calls)).toEqual([
+      `sharing/anonymous/proofs/${FOLDER}/${STEP}/create/`,
+      'sharing/anonymous/proofs/proofs/e-9/single-upload-url/create/',
+      'sharing/anonymous/proofs/e-9/multipart-upload/finish/',
+      `sharing/anonymous/proofs/${FOLDER}/${STEP}/create/`,
+      'sharing/anonymous/proofs/proofs/e-9/single-upload-url/create/',
+      'sharing/anonymous/proofs/e-9/multipart-upload/finish/',
+    ]);
+    expect(sent.posts).toEqual(['https://s3.test/bucket', 'https://s3.test/bucket']);
+    expect(calls.every((c) => c.headers.get('X-Contribution-Token') === TOKEN)).toBe(true);
+  });
+});
