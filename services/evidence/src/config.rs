@@ -36,6 +36,8 @@ pub struct ContributionPolicy {
     pub max_file_bytes: i64,
     /// How long a declined contribution is kept before it is deleted.
     pub declined_retention_seconds: i64,
+    /// Larger contributed files go in parts (resumable on a phone's connection).
+    pub single_upload_max_bytes: i64,
 }
 
 /// Programs that process media.
@@ -163,6 +165,10 @@ impl Config {
                 declined_retention_seconds: env_or(
                     "EVIDENCE_DECLINED_RETENTION_SECONDS",
                     "604800",
+                )?,
+                single_upload_max_bytes: env_or(
+                    "EVIDENCE_CONTRIBUTION_SINGLE_UPLOAD_MAX_BYTES",
+                    "8388608",
                 )?,
             },
             media: MediaTools {

@@ -304,15 +304,17 @@ async fn by_client_id(
         .await?)
 }
 
-/// A new upload of `size` bytes to `key`: one presigned POST, or a multipart upload.
+/// A new upload of `size` bytes to `key`: one presigned POST up to `single_max` bytes, else a
+/// multipart upload.
 async fn start_upload(
     state: &AppState,
     key: &str,
     mime_type: &str,
     size: i64,
+    single_max: i64,
 ) -> Result<(Upload, Option<String>, Option<i64>), EvidenceError> {
     let uploads = &state.config.uploads;
-    if size <= uploads.single_upload_max_bytes {
+    if size <= single_max {
         let post = state
             .store
             .presigned_post(key, mime_type, size, ttl(state))?;
@@ -392,8 +394,15 @@ pub async fn create(
     let (city, address, country_code) = place_of(state, new.latitude, new.longitude).await;
     let id = Uuid::now_v7();
     let key = format!("users/{owner}/folders/{}/items/{id}", folder.id);
+    // A contributor's phone sends anything but a small file in parts, which a poor connection
+    // can resume; the owner's device does so past the general limit.
+    let single_max = if new.contribution.is_some() {
+        state.config.contributions.single_upload_max_bytes
+    } else {
+        state.config.uploads.single_upload_max_bytes
+    };
     let (upload, upload_id, part_size) =
-        start_upload(state, &key, &new.mime_type, new.file_size).await?;
+        start_upload(state, &key, &new.mime_type, new.file_size, single_max).await?;
     let sql = format!(
         "INSERT INTO items (id, folder_id, owner_id, name, media_type, mime_type, object_key, file_size, sha256, \
          upload_id, part_size, latitude, longitude, duration_seconds, captured_at, city, address, country_code, \
@@ -466,8 +475,14 @@ async fn restart(
         // The old upload may be gone already; S3 drops abandoned ones by its own lifecycle.
         tracing::debug!(error = ?err, "abort of a failed contribution's upload");
     }
-    let (upload, upload_id, part_size) =
-        start_upload(state, &item.object_key, &item.mime_type, item.file_size).await?;
+    let (upload, upload_id, part_size) = start_upload(
+        state,
+        &item.object_key,
+        &item.mime_type,
+        item.file_size,
+        state.config.contributions.single_upload_max_bytes,
+    )
+    .await?;
     let sql = format!(
         "UPDATE items SET status = 'awaiting_upload', rejection_reason = '', upload_id = $2, part_size = $3, \
          received_at = NULL, upload_started_at = now(), updated_at = now() \
@@ -590,7 +605,14 @@ pub async fn retake(
         Uuid::now_v7()
     );
     let (upload, upload_id, part_size) =
-        start_upload(state, &key, &retake.mime_type, retake.file_size).await?;
+        start_upload(
+            state,
+            &key,
+            &retake.mime_type,
+            retake.file_size,
+            state.config.uploads.single_upload_max_bytes,
+        )
+        .await?;
     let sql = format!(
         "UPDATE items SET object_key = $2, mime_type = $3, file_size = $4, sha256 = $5, status = 'awaiting_upload', \
          rejection_reason = '', upload_id = $6, part_size = $7, latitude = $8, longitude = $9, duration_seconds = $10, \

@@ -403,7 +403,7 @@ async fn submission_status(stack: &Stack, folder_id: &str, token: &str, id: &str
 async fn anonymous_contributors_send_files_that_participants_accept_or_decline() {
     let stack = Stack::start_with(|evidence| {
         // Small enough that a test photo goes in parts; declined files go at the next sweep.
-        evidence.uploads.single_upload_max_bytes = 64 * 1024;
+        evidence.contributions.single_upload_max_bytes = 64 * 1024;
         evidence.uploads.part_size_bytes = 5 * 1024 * 1024;
         evidence.contributions.declined_retention_seconds = 1;
         evidence.storage.sweep_interval_seconds = 1;
