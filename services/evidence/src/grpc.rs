@@ -73,6 +73,7 @@ impl EvidenceApi {
                 moment: folder.moment.unwrap_or_default(),
                 pickup_folder_id: folder.pickup_folder_id.map(|id| id.to_string()),
             }),
+            owned_by_caller: true,
         }
     }
 }
@@ -456,11 +457,11 @@ impl EvidenceRpc for EvidenceApi {
     ) -> Result<Response<pb::Folder>, Status> {
         Caller::from_metadata(request.metadata()).require_user()?;
         let folder_id = id(&request.get_ref().folder_id)?;
-        let owner = self.folder_access(&request, folder_id).await?.owner;
+        let access = self.folder_access(&request, folder_id).await?;
         let mut conn = self.conn().await?;
-        Ok(Response::new(
-            self.folder(folders::get(&mut conn, owner, folder_id).await?),
-        ))
+        let mut folder = self.folder(folders::get(&mut conn, access.owner, folder_id).await?);
+        folder.owned_by_caller = access.membership.is_none();
+        Ok(Response::new(folder))
     }
 
     async fn rename_folder(

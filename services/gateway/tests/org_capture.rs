@@ -292,6 +292,28 @@ async fn participants_capture_into_the_steps_of_an_organization_folder() {
     let (_, listed) = stack.get_auth("organizations/folders/", &member).await;
     assert_eq!(listed["folders"][0]["id"], json!(folder_id));
 
+    // Its storage is the owner's: a participant is refused before any price or payment.
+    let (status, refused) = stack
+        .post_auth(
+            "payments/storage-price-prolong/calculate/",
+            &member,
+            json!({ "folder_id": folder_id, "months": 3 }),
+        )
+        .await;
+    assert_eq!(status, 403, "{refused}");
+    assert_eq!(
+        first(&refused).1,
+        "Only the organization's owner can extend this folder's storage date."
+    );
+    let (status, priced) = stack
+        .post_auth(
+            "payments/storage-price-prolong/calculate/",
+            &owner.access,
+            json!({ "folder_id": folder_id, "months": 3 }),
+        )
+        .await;
+    assert_eq!(status, 200, "{priced}");
+
     // A member may not delete in an organization folder; the owner may. Another organization
     // sees none of it.
     let item_id = item["id"].as_str().unwrap();

@@ -603,6 +603,11 @@ pub struct PayResponse {
     pub stored_account: StoredAccount,
 }
 
+/// An organization folder's storage is its owner's: participants reach it but do not pay for it.
+pub const OWNER_PAYS_MESSAGE: &str =
+    "Only the organization's owner can extend this folder's storage date.";
+
+/// The folder as the caller owns it (a participant's view of an organization folder is 403).
 async fn folder_snapshot(
     state: &AppState,
     caller: &Caller,
@@ -615,6 +620,13 @@ async fn folder_snapshot(
         .get_folder(caller.request(evidence::GetFolderRequest { folder_id }))
         .await?
         .into_inner();
+    if !folder.owned_by_caller {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            OWNER_PAYS_MESSAGE,
+        ));
+    }
     Ok(payments::FolderSnapshot {
         folder_id: folder.id,
         used_bytes: folder.used_bytes,
@@ -627,7 +639,7 @@ async fn folder_snapshot(
 #[utoipa::path(post, path = "/api/payments/stored-account/pay/", tag = "payments", security(("bearer" = [])),
     params(("Idempotency-Key" = String, Header)), request_body = PayRequest,
     responses((status = 200, body = PayResponse), (status = 400, body = ErrorBody), (status = 402, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn pay(
     State(state): State<AppState>,
     User(caller): User,
@@ -837,7 +849,8 @@ pub struct StoragePrice {
 /// The price of extending a folder's storage date (or of storing a size) by some months.
 #[utoipa::path(post, path = "/api/payments/storage-price-prolong/calculate/", tag = "payments", security(("bearer" = [])),
     request_body = StoragePriceRequest,
-    responses((status = 200, body = StoragePrice), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = StoragePrice), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
 async fn storage_price(
     State(state): State<AppState>,
     User(caller): User,

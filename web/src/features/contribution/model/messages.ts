@@ -13,3 +13,6 @@ export const STATUS_LABELS: Record<string, string> = {
 export const statusLabel = (status: string) => STATUS_LABELS[status] ?? status;
 export const NO_SUBMISSIONS = 'Nothing sent for this step yet.';
 export const REJECTED = 'Rejected';
+
+/** The contributor's own files fill the step. */
+export const STEP_FULL = 'This step has all the files it takes. Thank you.';

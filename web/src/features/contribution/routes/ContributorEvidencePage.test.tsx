@@ -55,6 +55,32 @@ function open() {
 const routes = (calls: ApiCall[]) => calls.filter((c) => c.method === 'POST').map((c) => c.path);
 
 describe('capture for a step', () => {
+  it('offers no more capture once the contributor has sent as many files as the step takes', async () => {
+    proven();
+    serve({
+      [`GET sharing/evidence/${FOLDER}/${STEP}/`]: {
+        step: apiStep({ max_files: 1 }),
+        submissions: [apiSubmission()],
+      },
+    });
+    open();
+    expect(await screen.findByText('This step has all the files it takes. Thank you.')).toBeInTheDocument();
+    expect(screen.queryByTestId('camera')).not.toBeInTheDocument();
+  });
+
+  it('still offers capture when the only file sent was rejected', async () => {
+    proven();
+    serve({
+      [`GET sharing/evidence/${FOLDER}/${STEP}/`]: {
+        step: apiStep({ max_files: 1 }),
+        submissions: [apiSubmission({ status: 'rejected', rejection_reason: 'The upload was not finished in time.' })],
+      },
+    });
+    open();
+    expect(await screen.findByTestId('camera')).toBeInTheDocument();
+    expect(screen.queryByText('This step has all the files it takes. Thank you.')).not.toBeInTheDocument();
+  });
+
   it("shows the step's words and only the modes its media types allow", async () => {
     proven();
     serve({ [`GET sharing/evidence/${FOLDER}/${STEP}/`]: { step: apiStep({ media_types: ['audio', 'image'] }), submissions: [apiSubmission()] } });

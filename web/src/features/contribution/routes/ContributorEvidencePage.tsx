@@ -26,7 +26,7 @@ import { xhrSender } from '../../../lib/upload/transport';
 import { UploadError } from '../../../lib/upload/uploader';
 import { useContributionStepQuery } from '../api/contributionApi';
 import { SubmissionList } from '../components/SubmissionList';
-import { REJECTED, statusLabel } from '../model/messages';
+import { REJECTED, STEP_FULL, statusLabel } from '../model/messages';
 import { checkingAny } from '../model/status';
 import { contributionToken, folderPath, verificationPath } from '../model/token';
 import { contributionTransport } from '../model/transport';
@@ -133,6 +133,9 @@ function ContributorEvidence({ folderId, stepId, token }: { folderId: string; st
   // Submissions of this visit are shown by their rows; the list holds the others.
   const mine = new Set(files.map((f) => f.evidence?.id).filter(Boolean));
   const earlier = submissions.filter((submission) => !mine.has(submission.id));
+  // The step takes at most max_files (the server counts everyone's; these are the caller's own).
+  const held = submissions.filter((submission) => submission.status !== 'rejected').length;
+  const full = step.data !== undefined && held >= step.data.step.maxFiles;
 
   return (
     <main className="page capture contribution">
@@ -162,7 +165,8 @@ function ContributorEvidence({ folderId, stepId, token }: { folderId: string; st
             </section>
           )}
           {notSaved && <InfoBanner type="error" title={notSaved} />}
-          {mode && (
+          {full && <InfoBanner type="info" title={STEP_FULL} />}
+          {mode && !full && (
             <>
               {modes.length > 1 && <CaptureModeTabs modes={modes} mode={mode} onChange={setChosenMode} />}
               <Recorder key={mode} mode={mode} onCaptured={(r) => void onCaptured(r)} />

@@ -68,6 +68,8 @@ export type OrganizationItem = Item & {
 };
 
 export interface FolderStep extends TemplateStep {
+  /** Files that count toward the step: verified, and accepted when contributed. */
+  fileCount: number;
   complete: boolean;
   items: OrganizationItem[];
 }

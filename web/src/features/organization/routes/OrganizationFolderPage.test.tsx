@@ -17,6 +17,8 @@ const apiFolder = (pending = true) => ({
   steps: [
     {
       ...apiTemplateStep(),
+      // The participant's own verified photo counts; the pending contribution not yet.
+      file_count: pending ? 1 : 2,
       complete: true,
       items: [
         apiItem(),
@@ -29,7 +31,12 @@ const apiFolder = (pending = true) => ({
         }),
       ],
     },
-    { ...apiTemplateStep({ id: 'st-2', name: 'Damage', instructions: '', min_files: 0, max_files: 5 }), complete: false, items: [] },
+    {
+      ...apiTemplateStep({ id: 'st-2', name: 'Damage', instructions: '', min_files: 0, max_files: 5 }),
+      file_count: 0,
+      complete: false,
+      items: [],
+    },
   ],
 });
 
@@ -55,7 +62,7 @@ describe('the folder and its steps', () => {
     expect(screen.getByText(/Parcel intake · Storage date Nov 21, 2027/)).toBeInTheDocument();
     const [first, second] = screen.getAllByTestId('folder-step');
     expect(within(first!).getByText('Complete')).toBeInTheDocument();
-    expect(within(first!).getByText('2 of 3 files · at least 1')).toBeInTheDocument();
+    expect(within(first!).getByText('1 of 3 files · at least 1 · 1 waiting for review')).toBeInTheDocument();
     expect(within(first!).getByText('Pending')).toBeInTheDocument();
     expect(within(first!).getByText('From cy@example.com')).toBeInTheDocument();
     expect(within(second!).getByText('Incomplete')).toBeInTheDocument();

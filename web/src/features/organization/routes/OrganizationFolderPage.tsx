@@ -20,7 +20,7 @@ import type { FolderStep, OrganizationItem } from '../api/types';
 import { ContributionLinks } from '../components/ContributionLinks';
 import { CONTRIBUTION_ACCEPTED, CONTRIBUTION_DECLINED, FAILED_MESSAGE, NO_STEP_FILES } from '../model/messages';
 import { ORGANIZATION_CAPTURES, organizationEvidencePath } from '../model/paths';
-import { countedFiles, ITEM_STATUS_LABELS, REVIEW_LABELS } from '../model/steps';
+import { ITEM_STATUS_LABELS, pendingFiles, REVIEW_LABELS, stepCountText } from '../model/steps';
 import '../organization.css';
 
 export function OrganizationFolderPage() {
@@ -113,7 +113,7 @@ function StepCard({ index, step, folderId, canCapture, busy, onAccept, onDecline
       </div>
       {step.instructions && <p className="org-step__instructions">{step.instructions}</p>}
       <p className="muted org-step__count">
-        {countedFiles(step.items)} of {step.maxFiles} files{step.minFiles > 0 && ` · at least ${step.minFiles}`}
+        {stepCountText(step, pendingFiles(step.items))}
       </p>
       {step.items.length === 0 ? (
         <p className="muted">{NO_STEP_FILES}</p>
