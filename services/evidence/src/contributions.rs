@@ -45,7 +45,8 @@ pub async fn create(
         .contributions
         .max_file_bytes
         .min(state.config.uploads.max_file_bytes);
-    domain::file_size("file_size", new.file_size, max).map_err(|e| EvidenceError::Invalid(vec![e]))?;
+    domain::file_size("file_size", new.file_size, max)
+        .map_err(|e| EvidenceError::Invalid(vec![e]))?;
     let owner = {
         let mut conn = state.pool.acquire().await?;
         org_folders::for_contribution(&mut conn, new.folder_id)

@@ -41,8 +41,7 @@ pub const EXPIRED_MESSAGE: &str = "Please extend your Storage Date for this file
 pub const HELD_MESSAGE: &str =
     "This file is kept for a futuregram. It can be changed once the futuregram is released.";
 
-pub const FORBIDDEN_MESSAGE: &str =
-    "Only the organization's owner and admins can do this.";
+pub const FORBIDDEN_MESSAGE: &str = "Only the organization's owner and admins can do this.";
 
 impl From<EvidenceError> for Status {
     fn from(err: EvidenceError) -> Self {

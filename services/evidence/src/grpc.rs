@@ -13,15 +13,14 @@ use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
 use crate::{
-    AppState,
+    AppState, contributions,
     domain::{self, MediaType, Name, Rental},
     error::EvidenceError,
     folders::{self, Folder, NewFolder},
     items::{self, Item, NewItem, Retake, Upload},
-    organizations::{self, FolderAccess, Membership},
     org_folders::{self, Decision, OrgFolder},
+    organizations::{self, FolderAccess, Membership},
     templates::{self, StepInput, Template, TemplateInput},
-    contributions,
     usage,
 };
 
@@ -227,7 +226,14 @@ impl EvidenceApi {
         let caller = Caller::from_metadata(request.metadata());
         let user = caller.require_user().map_err(|_| EvidenceError::NotFound)?;
         let mut conn = self.conn().await?;
-        organizations::folder(&mut conn, &*self.state.memberships, &caller, user, folder_id).await
+        organizations::folder(
+            &mut conn,
+            &*self.state.memberships,
+            &caller,
+            user,
+            folder_id,
+        )
+        .await
     }
 
     /// How the caller reaches the item's folder.
@@ -518,7 +524,7 @@ impl EvidenceRpc for EvidenceApi {
         Caller::from_metadata(request.metadata()).require_user()?;
         let item_id = id(&request.get_ref().item_id)?;
         let access = self.item_access(&request, item_id).await?;
-        
+
         let owner = access.owner;
         let req = request.into_inner();
         let parts = items::part_urls(&self.state, owner, item_id, &req.part_numbers).await?;
@@ -543,7 +549,7 @@ impl EvidenceRpc for EvidenceApi {
         Caller::from_metadata(request.metadata()).require_user()?;
         let item_id = id(&request.get_ref().item_id)?;
         let access = self.item_access(&request, item_id).await?;
-        
+
         let owner = access.owner;
         let finished = items::finish(&self.state, owner, item_id).await?;
         Ok(Response::new(self.item(finished).await?))
@@ -571,7 +577,7 @@ impl EvidenceRpc for EvidenceApi {
         Caller::from_metadata(request.metadata()).require_user()?;
         let item_id = id(&request.get_ref().item_id)?;
         let access = self.item_access(&request, item_id).await?;
-        
+
         let owner = access.owner;
         let mut conn = self.conn().await?;
         let found = items::get(&mut conn, owner, item_id).await?;
@@ -699,7 +705,7 @@ impl EvidenceRpc for EvidenceApi {
         Caller::from_metadata(request.metadata()).require_user()?;
         let item_id = id(&request.get_ref().item_id)?;
         let access = self.item_access(&request, item_id).await?;
-        
+
         let owner = access.owner;
         let key = items::original_key(&self.state, owner, item_id).await?;
         let body = self
@@ -735,7 +741,7 @@ impl EvidenceRpc for EvidenceApi {
         Caller::from_metadata(request.metadata()).require_user()?;
         let item_id = id(&request.get_ref().item_id)?;
         let access = self.item_access(&request, item_id).await?;
-        
+
         let owner = access.owner;
         let (url, expires_at) = items::download(&self.state, owner, item_id).await?;
         Ok(Response::new(pb::DownloadItemResponse {
@@ -851,7 +857,9 @@ impl EvidenceRpc for EvidenceApi {
         for folder in found {
             folders.push(self.org_folder(folder).await?);
         }
-        Ok(Response::new(pb::ListOrganizationFoldersResponse { folders }))
+        Ok(Response::new(pb::ListOrganizationFoldersResponse {
+            folders,
+        }))
     }
 
     async fn get_organization_folder(
@@ -1014,5 +1022,4 @@ impl EvidenceRpc for EvidenceApi {
         }
         Ok(Response::new(pb::ListItemsResponse { items }))
     }
-
 }

@@ -470,7 +470,10 @@ async fn restart(
         return Err(EvidenceError::Expired);
     }
     if let Some(upload_id) = &item.upload_id
-        && let Err(err) = state.store.abort_multipart(&item.object_key, upload_id).await
+        && let Err(err) = state
+            .store
+            .abort_multipart(&item.object_key, upload_id)
+            .await
     {
         // The old upload may be gone already; S3 drops abandoned ones by its own lifecycle.
         tracing::debug!(error = ?err, "abort of a failed contribution's upload");
@@ -604,15 +607,14 @@ pub async fn retake(
         item.id,
         Uuid::now_v7()
     );
-    let (upload, upload_id, part_size) =
-        start_upload(
-            state,
-            &key,
-            &retake.mime_type,
-            retake.file_size,
-            state.config.uploads.single_upload_max_bytes,
-        )
-        .await?;
+    let (upload, upload_id, part_size) = start_upload(
+        state,
+        &key,
+        &retake.mime_type,
+        retake.file_size,
+        state.config.uploads.single_upload_max_bytes,
+    )
+    .await?;
     let sql = format!(
         "UPDATE items SET object_key = $2, mime_type = $3, file_size = $4, sha256 = $5, status = 'awaiting_upload', \
          rejection_reason = '', upload_id = $6, part_size = $7, latitude = $8, longitude = $9, duration_seconds = $10, \

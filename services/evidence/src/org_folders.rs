@@ -311,9 +311,7 @@ pub async fn review(
         ));
     }
     if !matches!(item.status.as_str(), "uploaded" | "verified") {
-        return Err(EvidenceError::WrongState(
-            "This file has not arrived yet.",
-        ));
+        return Err(EvidenceError::WrongState("This file has not arrived yet."));
     }
     let changed = sqlx::query(
         "UPDATE items SET review_state = $2, reviewed_by = $3, reviewed_at = now(), updated_at = now() \

@@ -98,10 +98,7 @@ pub async fn require(
     memberships: &dyn Memberships,
     caller: &Caller,
 ) -> Result<Membership, EvidenceError> {
-    memberships
-        .of(caller)
-        .await?
-        .ok_or(EvidenceError::NotFound)
+    memberships.of(caller).await?.ok_or(EvidenceError::NotFound)
 }
 
 /// How the caller reaches a folder: as its owner, or as a participant of its organization.

@@ -111,7 +111,14 @@ fn text(
 pub fn validate(input: TemplateInput) -> Result<TemplateInput, EvidenceError> {
     let mut errors = Vec::new();
     let name = text(&mut errors, "name", &input.name, 2, 50, true);
-    let description = text(&mut errors, "description", &input.description, 0, 500, false);
+    let description = text(
+        &mut errors,
+        "description",
+        &input.description,
+        0,
+        500,
+        false,
+    );
     if input.steps.is_empty() {
         errors.push(FieldError::new("steps", "Add at least one step."));
     }

@@ -80,7 +80,10 @@ impl Handler<ItemUploaded> for VerifyOnUpload {
             && row.contributor_id.is_some()
             && let Some(media) = MediaType::from_db(&row.media_type)
         {
-            let head = self.store.head(&event.object_key, sniff::HEAD_BYTES).await?;
+            let head = self
+                .store
+                .head(&event.object_key, sniff::HEAD_BYTES)
+                .await?;
             if !sniff::is(media, &head) {
                 verdict = Some(NOT_THAT_MEDIUM.to_owned());
             }

@@ -56,7 +56,10 @@ async fn join(stack: &Stack, owner: &SignedUp, role: &str) -> String {
     let at = mail.find("/join-organization/").unwrap() + "/join-organization/".len();
     let code = mail[at..at + 8].to_owned();
     let name = Uuid::new_v4().simple().to_string();
-    let national = format!("7{}", &format!("{:010}", u64::from_str_radix(&name[..8], 16).unwrap())[..9]);
+    let national = format!(
+        "7{}",
+        &format!("{:010}", u64::from_str_radix(&name[..8], 16).unwrap())[..9]
+    );
     let (status, joined) = stack
         .post(
             "accounts/organization/join/",
@@ -85,7 +88,11 @@ fn claim_template() -> Value {
 
 async fn template(stack: &Stack, access: &str) -> Value {
     let (status, made) = stack
-        .post_auth("organizations/capture-templates/create/", access, claim_template())
+        .post_auth(
+            "organizations/capture-templates/create/",
+            access,
+            claim_template(),
+        )
         .await;
     assert_eq!(status, 201, "{made}");
     made
@@ -130,7 +137,11 @@ async fn templates_follow_the_role_matrix_and_stay_within_their_organization() {
     assert_eq!(status, 200, "{listed}");
     assert_eq!(listed["templates"][0]["id"], made["id"]);
     let (status, refused) = stack
-        .post_auth("organizations/capture-templates/create/", &member, claim_template())
+        .post_auth(
+            "organizations/capture-templates/create/",
+            &member,
+            claim_template(),
+        )
         .await;
     assert_eq!(status, 403, "{refused}");
     assert_eq!(
@@ -248,7 +259,13 @@ async fn participants_capture_into_the_steps_of_an_organization_folder() {
     let folder = org_folder(&stack, &member, made["id"].as_str().unwrap()).await;
     let folder_id = folder["id"].as_str().unwrap().to_owned();
     assert_eq!(folder["template_name"], "Vehicle damage claim");
-    assert_eq!((folder["step_count"].clone(), folder["steps_complete"].clone()), (json!(3), json!(1)));
+    assert_eq!(
+        (
+            folder["step_count"].clone(),
+            folder["steps_complete"].clone()
+        ),
+        (json!(3), json!(1))
+    );
     let front = folder["steps"][0]["id"].as_str().unwrap().to_owned();
     let walk = folder["steps"][1]["id"].as_str().unwrap().to_owned();
 
@@ -261,14 +278,24 @@ async fn participants_capture_into_the_steps_of_an_organization_folder() {
         let body = capture(&photo, "image/jpeg", extra);
         async move {
             stack
-                .post_auth(&format!("evidence/folders/{folder_id}/items/create/"), &member, body)
+                .post_auth(
+                    &format!("evidence/folders/{folder_id}/items/create/"),
+                    &member,
+                    body,
+                )
                 .await
         }
     };
     let (status, missing) = create(json!({})).await;
-    assert_eq!((status, fields(&missing)), (400, vec!["step_id".to_owned()]));
+    assert_eq!(
+        (status, fields(&missing)),
+        (400, vec!["step_id".to_owned()])
+    );
     let (status, wrong) = create(json!({ "step_id": walk })).await;
-    assert_eq!((status, fields(&wrong)), (400, vec!["media_type".to_owned()]));
+    assert_eq!(
+        (status, fields(&wrong)),
+        (400, vec!["media_type".to_owned()])
+    );
     let (status, created) = create(json!({ "step_id": front })).await;
     assert_eq!(status, 201, "{created}");
     let item = support::upload_and_verify(&stack, &member, &created, photo.clone()).await;
@@ -278,7 +305,10 @@ async fn participants_capture_into_the_steps_of_an_organization_folder() {
     // The owner sees what the member captured; the step is complete; it is not in the owner's
     // own files.
     let (status, seen) = stack
-        .get_auth(&format!("organizations/folders/{folder_id}/"), &owner.access)
+        .get_auth(
+            &format!("organizations/folders/{folder_id}/"),
+            &owner.access,
+        )
         .await;
     assert_eq!(status, 200, "{seen}");
     assert_eq!(seen["steps"][0]["complete"], true);
@@ -286,7 +316,11 @@ async fn participants_capture_into_the_steps_of_an_organization_folder() {
     assert_eq!(seen["steps_complete"], 2);
     let (_, mine) = stack.get_auth("evidence/folders/", &owner.access).await;
     assert!(
-        !mine["folders"].as_array().unwrap().iter().any(|f| f["id"] == json!(folder_id)),
+        !mine["folders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["id"] == json!(folder_id)),
         "{mine}"
     );
     let (_, listed) = stack.get_auth("organizations/folders/", &member).await;
@@ -318,7 +352,12 @@ async fn participants_capture_into_the_steps_of_an_organization_folder() {
     // sees none of it.
     let item_id = item["id"].as_str().unwrap();
     let (status, _) = stack
-        .send_auth(Method::DELETE, &format!("evidence/items/{item_id}/delete/"), &member, None)
+        .send_auth(
+            Method::DELETE,
+            &format!("evidence/items/{item_id}/delete/"),
+            &member,
+            None,
+        )
         .await;
     assert_eq!(status, 403);
     for path in [
@@ -344,7 +383,9 @@ async fn participants_capture_into_the_steps_of_an_organization_folder() {
 fn link_token(mail: &str) -> String {
     let at = mail.find("?link=").expect("a link") + "?link=".len();
     let rest = mail[at..].strip_prefix("3D").unwrap_or(&mail[at..]);
-    rest.chars().take_while(char::is_ascii_alphanumeric).collect()
+    rest.chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect()
 }
 
 /// Proves `email` for the link and answers the contribution token.
@@ -409,15 +450,25 @@ async fn contents(stack: &Stack, folder_id: &str, token: &str) -> Value {
     body
 }
 
-async fn submission_status(stack: &Stack, folder_id: &str, token: &str, id: &str, want: &str) -> Value {
-    testing::eventually(&format!("submission {want}"), Duration::from_secs(20), || async {
-        let body = contents(stack, folder_id, token).await;
-        body["steps"]
-            .as_array()?
-            .iter()
-            .flat_map(|s| s["submissions"].as_array().cloned().unwrap_or_default())
-            .find(|s| s["id"] == json!(id) && s["status"] == json!(want))
-    })
+async fn submission_status(
+    stack: &Stack,
+    folder_id: &str,
+    token: &str,
+    id: &str,
+    want: &str,
+) -> Value {
+    testing::eventually(
+        &format!("submission {want}"),
+        Duration::from_secs(20),
+        || async {
+            let body = contents(stack, folder_id, token).await;
+            body["steps"]
+                .as_array()?
+                .iter()
+                .flat_map(|s| s["submissions"].as_array().cloned().unwrap_or_default())
+                .find(|s| s["id"] == json!(id) && s["status"] == json!(want))
+        },
+    )
     .await
 }
 
@@ -444,14 +495,21 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
     let customer = unique("customer");
     let link_body = json!({ "folder_id": folder_id, "email": customer, "expires_in_days": 7, "max_submissions": 4 });
     let (status, _) = stack
-        .post_auth("sharing/contribution-links/create/", &outsider.access, link_body.clone())
+        .post_auth(
+            "sharing/contribution-links/create/",
+            &outsider.access,
+            link_body.clone(),
+        )
         .await;
     assert_eq!(status, 404);
     let (status, link) = stack
         .post_auth("sharing/contribution-links/create/", &member, link_body)
         .await;
     assert_eq!(status, 201, "{link}");
-    assert_eq!((&link["state"], &link["channel"]), (&json!("active"), &json!("email")));
+    assert_eq!(
+        (&link["state"], &link["channel"]),
+        (&json!("active"), &json!("email"))
+    );
     let mail = read_message(&customer, "/organization-sharing/verification/", &[]).await;
     assert!(mail.contains("Harbour Rentals"), "{mail}");
     let token_in_link = link_token(&mail);
@@ -468,7 +526,11 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
     .await;
     assert_eq!(status, 200, "{details}");
     assert_eq!(
-        (&details["organization_name"], &details["email"], &details["submissions_left"]),
+        (
+            &details["organization_name"],
+            &details["email"],
+            &details["submissions_left"]
+        ),
         (&json!("Harbour Rentals"), &json!(customer), &json!(4))
     );
 
@@ -476,9 +538,16 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
     let small = jpeg(64, 48, 200);
     let client_a = Uuid::new_v4().to_string();
     let proof = |client_id: &str, step: &str, bytes: &[u8], mime: &str| {
-        let mut body = capture(bytes, mime, json!({ "captured_at": "2026-11-20T10:00:00Z", "latitude": 52.37, "longitude": 4.89 }));
+        let mut body = capture(
+            bytes,
+            mime,
+            json!({ "captured_at": "2026-11-20T10:00:00Z", "latitude": 52.37, "longitude": 4.89 }),
+        );
         body["client_id"] = json!(client_id);
-        (format!("sharing/anonymous/proofs/{folder_id}/{step}/create/"), body)
+        (
+            format!("sharing/anonymous/proofs/{folder_id}/{step}/create/"),
+            body,
+        )
     };
     let (path, body) = proof(&client_a, &front, &small, "image/jpeg");
     let (status, created) = as_contributor(&stack, Method::POST, &path, &token, Some(body)).await;
@@ -494,7 +563,11 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
     )
     .await;
     assert_eq!(status, 200, "{post}");
-    assert!(post_form(&post["presigned_upload_url"], small.clone(), "image/jpeg").await.is_success());
+    assert!(
+        post_form(&post["presigned_upload_url"], small.clone(), "image/jpeg")
+            .await
+            .is_success()
+    );
     let (status, finished) = as_contributor(
         &stack,
         Method::POST,
@@ -516,8 +589,13 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
     assert!(large.len() > 64 * 1024);
     let client_b = Uuid::new_v4().to_string();
     let (path, body) = proof(&client_b, &close_up, &large, "image/jpeg");
-    let (status, created) = as_contributor(&stack, Method::POST, &path, &token, Some(body.clone())).await;
-    assert_eq!((status, &created["upload"]), (201, &json!("multipart")), "{created}");
+    let (status, created) =
+        as_contributor(&stack, Method::POST, &path, &token, Some(body.clone())).await;
+    assert_eq!(
+        (status, &created["upload"]),
+        (201, &json!("multipart")),
+        "{created}"
+    );
     let b = created["evidence"]["id"].as_str().unwrap().to_owned();
     let (status, failed) = as_contributor(
         &stack,
@@ -532,7 +610,10 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
     submission_status(&stack, &folder_id, &token, &b, "rejected").await;
     let (status, again) = as_contributor(&stack, Method::POST, &path, &token, Some(body)).await;
     assert_eq!(status, 201, "{again}");
-    assert_eq!((&again["evidence"]["id"], &again["evidence"]["status"]), (&json!(b), &json!("awaiting_upload")));
+    assert_eq!(
+        (&again["evidence"]["id"], &again["evidence"]["status"]),
+        (&json!(b), &json!("awaiting_upload"))
+    );
     let (status, parts) = as_contributor(
         &stack,
         Method::POST,
@@ -544,7 +625,12 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
     assert_eq!(status, 200, "{parts}");
     assert!(!parts["upload_id"].as_str().unwrap().is_empty());
     let size = usize::try_from(parts["part_size"].as_i64().unwrap()).unwrap();
-    for (i, part) in parts["presigned_urls"].as_array().unwrap().iter().enumerate() {
+    for (i, part) in parts["presigned_urls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+    {
         let chunk = large[i * size..large.len().min((i + 1) * size)].to_vec();
         let put = reqwest::Client::new()
             .put(part["url"].as_str().unwrap())
@@ -579,8 +665,19 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
         None,
     )
     .await;
-    assert!(post_form(&post["presigned_upload_url"], text, "image/jpeg").await.is_success());
-    as_contributor(&stack, Method::POST, &format!("sharing/anonymous/proofs/{c}/multipart-upload/finish/"), &token, None).await;
+    assert!(
+        post_form(&post["presigned_upload_url"], text, "image/jpeg")
+            .await
+            .is_success()
+    );
+    as_contributor(
+        &stack,
+        Method::POST,
+        &format!("sharing/anonymous/proofs/{c}/multipart-upload/finish/"),
+        &token,
+        None,
+    )
+    .await;
     let refused = submission_status(&stack, &folder_id, &token, &c, "rejected").await;
     assert_eq!(
         refused["rejection_reason"],
@@ -592,7 +689,11 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
     let other_token = prove(&stack, &token_in_link, &other).await;
     let theirs = contents(&stack, &folder_id, &other_token).await;
     assert!(
-        theirs["steps"].as_array().unwrap().iter().all(|s| s["submissions"] == json!([])),
+        theirs["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["submissions"] == json!([])),
         "{theirs}"
     );
     let (status, _) = as_contributor(
@@ -609,7 +710,10 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
     let (status, _) = as_contributor(
         &stack,
         Method::GET,
-        &format!("sharing/folder/{}/contents/", other_folder["id"].as_str().unwrap()),
+        &format!(
+            "sharing/folder/{}/contents/",
+            other_folder["id"].as_str().unwrap()
+        ),
         &token,
         None,
     )
@@ -622,8 +726,14 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
         .await;
     assert_eq!(seen["pending_count"], 2, "{seen}");
     assert_eq!(seen["steps"][0]["items"][0]["review_state"], "pending");
-    assert_eq!(seen["steps"][0]["items"][0]["contributor_email"], json!(customer));
-    assert_eq!(seen["steps"][0]["complete"], false, "pending files do not count yet");
+    assert_eq!(
+        seen["steps"][0]["items"][0]["contributor_email"],
+        json!(customer)
+    );
+    assert_eq!(
+        seen["steps"][0]["complete"], false,
+        "pending files do not count yet"
+    );
     let review = |item: String, decision: &'static str| {
         let stack = &stack;
         let member = member.clone();
@@ -638,7 +748,11 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
         }
     };
     let (status, accepted) = review(a.clone(), "accepted").await;
-    assert_eq!((status, &accepted["review_state"]), (200, &json!("accepted")), "{accepted}");
+    assert_eq!(
+        (status, &accepted["review_state"]),
+        (200, &json!("accepted")),
+        "{accepted}"
+    );
     let (status, again) = review(a.clone(), "declined").await;
     assert_eq!(status, 400, "{again}");
     let (status, _) = stack
@@ -650,20 +764,35 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
         .await;
     assert_eq!(status, 404);
     let (status, declined) = review(b.clone(), "declined").await;
-    assert_eq!((status, &declined["review_state"]), (200, &json!("declined")));
+    assert_eq!(
+        (status, &declined["review_state"]),
+        (200, &json!("declined"))
+    );
     let (_, seen) = stack
         .get_auth(&format!("organizations/folders/{folder_id}/"), &member)
         .await;
-    assert_eq!((&seen["pending_count"], &seen["steps"][0]["complete"]), (&json!(0), &json!(true)));
-    testing::eventually("the declined file deleted", Duration::from_secs(20), || async {
-        let (status, _) = stack.get_auth(&format!("evidence/items/{b}/"), &owner.access).await;
-        (status == 404).then_some(())
-    })
+    assert_eq!(
+        (&seen["pending_count"], &seen["steps"][0]["complete"]),
+        (&json!(0), &json!(true))
+    );
+    testing::eventually(
+        "the declined file deleted",
+        Duration::from_secs(20),
+        || async {
+            let (status, _) = stack
+                .get_auth(&format!("evidence/items/{b}/"), &owner.access)
+                .await;
+            (status == 404).then_some(())
+        },
+    )
     .await;
 
     // The custody log says who sent the accepted file.
     let (status, custody) = stack
-        .get_auth(&format!("sharing/folder/{folder_id}/contents/"), &owner.access)
+        .get_auth(
+            &format!("sharing/folder/{folder_id}/contents/"),
+            &owner.access,
+        )
         .await;
     assert_eq!(status, 200, "{custody}");
     let entry = custody["items"]
@@ -674,7 +803,9 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
         .map(|i| i["custody"][1]["detail"].clone())
         .unwrap_or(Value::Null);
     assert!(
-        entry.as_str().is_some_and(|d| d.contains("anonymous contributor") && d.contains(&customer)),
+        entry
+            .as_str()
+            .is_some_and(|d| d.contains("anonymous contributor") && d.contains(&customer)),
         "{custody}"
     );
 
@@ -684,17 +815,24 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
     let (status, _) = as_contributor(&stack, Method::POST, &path, &other_token, Some(body)).await;
     assert_eq!(status, 201);
     let (path, body) = proof(&Uuid::new_v4().to_string(), &front, &small, "image/jpeg");
-    let (status, used_up) = as_contributor(&stack, Method::POST, &path, &other_token, Some(body)).await;
+    let (status, used_up) =
+        as_contributor(&stack, Method::POST, &path, &other_token, Some(body)).await;
     assert_eq!(status, 400, "{used_up}");
     assert_eq!(
         first(&used_up),
-        ("link_used_up".into(), "This link has reached its number of submissions.".into())
+        (
+            "link_used_up".into(),
+            "This link has reached its number of submissions.".into()
+        )
     );
 
     // Revoked: no new code, and the tokens stop at once.
     let (status, revoked) = stack
         .post_auth(
-            &format!("sharing/contribution-links/{}/revoke/", link["id"].as_str().unwrap()),
+            &format!(
+                "sharing/contribution-links/{}/revoke/",
+                link["id"].as_str().unwrap()
+            ),
             &member,
             json!({}),
         )
@@ -706,7 +844,13 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
             json!({ "link": token_in_link, "email": customer }),
         )
         .await;
-    assert_eq!((status, first(&refused)), (400, ("link_revoked".into(), "This link was revoked.".into())));
+    assert_eq!(
+        (status, first(&refused)),
+        (
+            400,
+            ("link_revoked".into(), "This link was revoked.".into())
+        )
+    );
     let (status, _) = as_contributor(
         &stack,
         Method::GET,
@@ -726,7 +870,8 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
             json!({ "folder_id": folder_id, "email": late, "expires_in_days": 1, "max_submissions": 1 }),
         )
         .await;
-    let late_token = link_token(&read_message(&late, "/organization-sharing/verification/", &[]).await);
+    let late_token =
+        link_token(&read_message(&late, "/organization-sharing/verification/", &[]).await);
     let mut conn = testing::connect(&stack.sharing_db).await;
     sqlx::query("UPDATE contribution_links SET expires_at = now() - interval '1 second' WHERE id = $1::uuid")
         .bind(second["id"].as_str().unwrap())
@@ -739,9 +884,18 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
             json!({ "link": late_token, "email": late }),
         )
         .await;
-    assert_eq!((status, first(&expired)), (400, ("link_expired".into(), "This link has expired.".into())));
+    assert_eq!(
+        (status, first(&expired)),
+        (
+            400,
+            ("link_expired".into(), "This link has expired.".into())
+        )
+    );
     let (_, links) = stack
-        .get_auth(&format!("sharing/contribution-links/?folder_id={folder_id}"), &member)
+        .get_auth(
+            &format!("sharing/contribution-links/?folder_id={folder_id}"),
+            &member,
+        )
         .await;
     let states: Vec<&str> = links["links"]
         .as_array()

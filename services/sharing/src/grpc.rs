@@ -1058,8 +1058,9 @@ impl SharingRpc for SharingApi {
             .steps
             .into_iter()
             .map(|step| {
-                let (mine, rest): (Vec<SubmissionFacts>, Vec<SubmissionFacts>) =
-                    submissions.drain(..).partition(|s| s.step_id == Some(step.id));
+                let (mine, rest): (Vec<SubmissionFacts>, Vec<SubmissionFacts>) = submissions
+                    .drain(..)
+                    .partition(|s| s.step_id == Some(step.id));
                 submissions = rest;
                 pb::ContributionStep {
                     id: step.id.to_string(),
@@ -1102,9 +1103,13 @@ impl SharingRpc for SharingApi {
             longitude: req.longitude,
             duration_seconds: req.duration_seconds,
         };
-        let (made, upload) =
-            contribute::create_submission(&self.contributor_deps(), &req.token, &req.client_ip, new)
-                .await?;
+        let (made, upload) = contribute::create_submission(
+            &self.contributor_deps(),
+            &req.token,
+            &req.client_ip,
+            new,
+        )
+        .await?;
         Ok(Response::new(pb::SubmissionCreated {
             submission: Some(submission_pb(made)),
             upload: match upload {
@@ -1198,5 +1203,4 @@ impl SharingRpc for SharingApi {
         .await?;
         Ok(Response::new(submission_pb(changed)))
     }
-
 }

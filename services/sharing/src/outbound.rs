@@ -149,7 +149,11 @@ pub struct Parts {
 #[async_trait]
 pub trait OrganizationFolders: Send + Sync {
     /// The folder as the participant `member` reaches it (`NotFound` for anyone else's).
-    async fn folder_of_member(&self, member: Uuid, folder_id: Uuid) -> Result<OrgFolderFacts, SharingError>;
+    async fn folder_of_member(
+        &self,
+        member: Uuid,
+        folder_id: Uuid,
+    ) -> Result<OrgFolderFacts, SharingError>;
     /// The folder a link names (no caller: the link was checked).
     async fn folder(&self, folder_id: Uuid) -> Result<OrgFolderFacts, SharingError>;
     async fn create(
@@ -157,7 +161,11 @@ pub trait OrganizationFolders: Send + Sync {
         contributor: &ContributorRef,
         new: NewSubmission,
     ) -> Result<(SubmissionFacts, Option<SubmissionUpload>), SharingError>;
-    async fn single_upload(&self, contributor: Uuid, item: Uuid) -> Result<(String, Vec<(String, String)>), SharingError>;
+    async fn single_upload(
+        &self,
+        contributor: Uuid,
+        item: Uuid,
+    ) -> Result<(String, Vec<(String, String)>), SharingError>;
     async fn parts(&self, contributor: Uuid, item: Uuid) -> Result<Parts, SharingError>;
     async fn finish(&self, contributor: Uuid, item: Uuid) -> Result<SubmissionFacts, SharingError>;
     async fn update(
@@ -393,7 +401,11 @@ impl OrganizationFolders for EvidenceGrpc {
             upload_id: parts.upload_id,
             part_size: parts.part_size,
             part_count: parts.part_count,
-            urls: parts.urls.into_iter().map(|u| (u.part_number, u.url)).collect(),
+            urls: parts
+                .urls
+                .into_iter()
+                .map(|u| (u.part_number, u.url))
+                .collect(),
             completed: parts.completed_parts,
         })
     }

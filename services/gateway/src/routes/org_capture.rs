@@ -5,11 +5,7 @@
 
 use axum::{Json, extract::State, http::StatusCode};
 use evidentia_common::time::rfc3339;
-use evidentia_proto::{
-    accounts::v1 as accounts,
-    evidence::v1 as evidence,
-    sharing::v1 as sharing,
-};
+use evidentia_proto::{accounts::v1 as accounts, evidence::v1 as evidence, sharing::v1 as sharing};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -72,7 +68,10 @@ impl MediaKind {
 }
 
 fn kinds(values: &[i32]) -> Vec<MediaKind> {
-    values.iter().filter_map(|v| MediaKind::from_pb(*v)).collect()
+    values
+        .iter()
+        .filter_map(|v| MediaKind::from_pb(*v))
+        .collect()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -446,7 +445,9 @@ async fn get_organization_folder(
         .clients
         .evidence
         .clone()
-        .get_organization_folder(caller.request(evidence::GetOrganizationFolderRequest { folder_id }))
+        .get_organization_folder(
+            caller.request(evidence::GetOrganizationFolderRequest { folder_id }),
+        )
         .await?
         .into_inner();
     Ok(Json(found.into()))
@@ -631,7 +632,9 @@ async fn revoke_contribution_link(
         .clients
         .sharing
         .clone()
-        .revoke_contribution_link(caller.request(sharing::RevokeContributionLinkRequest { link_id }))
+        .revoke_contribution_link(
+            caller.request(sharing::RevokeContributionLinkRequest { link_id }),
+        )
         .await?
         .into_inner();
     Ok(Json(link.into()))

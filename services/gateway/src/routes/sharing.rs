@@ -15,12 +15,12 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::{
+    AppState,
+    accounts::PhoneNumber,
     contribution::{
         ContributionContents, ContributionDetails, ContributionToken, contributor_folder,
         details as contribution_details,
     },
-    AppState,
-    accounts::PhoneNumber,
     payments::{StoredAccount, Transaction},
 };
 use crate::{
@@ -272,7 +272,9 @@ async fn folder_details(
 ) -> ApiResult<Json<FolderDetails>> {
     if caller.user_id.is_none() && !token.is_empty() {
         let found = contributor_folder(&state, token, folder_id, None).await?;
-        return Ok(Json(FolderDetails::Contribution(contribution_details(&found))));
+        return Ok(Json(FolderDetails::Contribution(contribution_details(
+            &found,
+        ))));
     }
     caller.require_user()?;
     let found = state
@@ -352,9 +354,11 @@ async fn folder_contents(
 ) -> ApiResult<Json<FolderContentsBody>> {
     if caller.user_id.is_none() && !token.is_empty() {
         let found = contributor_folder(&state, token, folder_id, None).await?;
-        return Ok(Json(FolderContentsBody::Contribution(ContributionContents {
-            steps: found.steps.into_iter().map(Into::into).collect(),
-        })));
+        return Ok(Json(FolderContentsBody::Contribution(
+            ContributionContents {
+                steps: found.steps.into_iter().map(Into::into).collect(),
+            },
+        )));
     }
     caller.require_user()?;
     let found = state

@@ -161,7 +161,9 @@ pub async fn create_link(
             ),
         )
         .await?;
-    let row = store::link(&mut tx, id).await?.ok_or(SharingError::NotFound)?;
+    let row = store::link(&mut tx, id)
+        .await?
+        .ok_or(SharingError::NotFound)?;
     tx.commit().await?;
     Ok(view(row, Some(url)))
 }
@@ -455,8 +457,12 @@ pub async fn create_submission(
     client_ip: &str,
     new: NewSubmission,
 ) -> Result<(SubmissionFacts, Option<SubmissionUpload>), SharingError> {
-    let client_id = Uuid::parse_str(&new.client_id)
-        .map_err(|_| SharingError::invalid("client_id", "Expected the device's id for the file (a UUID)."))?;
+    let client_id = Uuid::parse_str(&new.client_id).map_err(|_| {
+        SharingError::invalid(
+            "client_id",
+            "Expected the device's id for the file (a UUID).",
+        )
+    })?;
     let mut conn = deps.pool.acquire().await?;
     let who = contributor(&mut conn, token, Some(new.folder_id)).await?;
     if who.link.expires_at <= Utc::now() {
@@ -477,10 +483,7 @@ pub async fn create_submission(
     }
 }
 
-async fn own(
-    deps: &ContributorDeps<'_>,
-    token: &str,
-) -> Result<Contributor, SharingError> {
+async fn own(deps: &ContributorDeps<'_>, token: &str) -> Result<Contributor, SharingError> {
     let mut conn = deps.pool.acquire().await?;
     contributor(&mut conn, token, None).await
 }
