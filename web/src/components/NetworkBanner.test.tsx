@@ -57,6 +57,9 @@ describe('network banner (spec §4)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(continuePath('sit-1'));
     expect(continuePath('sit-1')).toBe('/evidence?situation=sit-1&syncOffline=1');
+    // Files waiting for a step of an organization folder go back to that step's capture.
+    expect(continuePath('organization:f-1:s-2')).toBe('/organization-evidence/f-1/s-2');
+    expect(continuePath('organization:f-1')).toBe('/evidence?situation=organization%3Af-1&syncOffline=1');
   });
 
   it('logged out, the action is Log in, returning to the situation after', () => {

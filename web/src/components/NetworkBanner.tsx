@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useAppSelector } from '../app/hooks';
 import { useOnline } from '../lib/network/useOnline';
+import { parseStepSituation } from '../lib/offline/situations';
 import { useOfflineWaiting } from '../lib/offline/useOfflineCount';
 import { selectSignedIn } from '../lib/session/loginInfoSlice';
 import { BottomSheet } from './BottomSheet';
@@ -18,7 +19,10 @@ export function waitingFilesText(count: number): string {
   return count === 1 ? '1 file is waiting to be uploaded.' : `${count} files are waiting to be uploaded.`;
 }
 
+/** Where the situation's waiting files are sent from: a step's capture screen for an organization step, else /evidence. */
 export function continuePath(situation: string): string {
+  const step = parseStepSituation(situation);
+  if (step) return `/organization-evidence/${encodeURIComponent(step.folderId)}/${encodeURIComponent(step.stepId)}`;
   return `/evidence?situation=${encodeURIComponent(situation)}&syncOffline=1`;
 }
 
@@ -65,8 +69,9 @@ export function NetworkBanner() {
     );
   }
 
-  // The capture screen shows and sends its own waiting files.
-  if (reloadPending || waiting.count === 0 || !waiting.firstSituation || pathname === '/evidence') return null;
+  // The capture screens show and send their own waiting files.
+  const capturing = pathname === '/evidence' || pathname.startsWith('/organization-evidence/');
+  if (reloadPending || waiting.count === 0 || !waiting.firstSituation || capturing) return null;
   const situation = waiting.firstSituation;
   return (
     <>

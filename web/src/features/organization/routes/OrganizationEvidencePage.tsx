@@ -25,12 +25,11 @@ import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { useOrganizationFolderQuery } from '../api/captureApi';
 import type { FolderStep } from '../api/types';
 import { organizationFolderPath } from '../model/paths';
+import { stepSituation } from '../../../lib/offline/situations';
 import '../organization.css';
 
 export const LOCATION_OFF = 'Location is off: files will be saved without their place.';
 
-/** The situation of a step's captures in the offline store: one per folder and step, so files waiting there come back. */
-export const stepSituation = (folderId: string, stepId: string) => `organization:${folderId}:${stepId}`;
 
 export function OrganizationEvidencePage() {
   const { folderId = '', stepId = '' } = useParams();
