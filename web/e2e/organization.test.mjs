@@ -103,7 +103,9 @@ describe('organizations', () => {
     await page.getByRole('link', { name: 'Organization', exact: true }).click();
     await page.waitForURL('**/dashboard/organization-captures');
     await page.getByTestId('organization-name').filter({ hasText: organizationName }).waitFor();
-    await page.getByRole('heading', { name: 'No organization captures yet.' }).waitFor();
+    // A new organization has no folders yet; the way to its capture templates is there.
+    await page.getByText('No organization folders yet.').waitFor();
+    await page.getByRole('link', { name: 'Capture Templates' }).waitFor();
     await page.getByRole('link', { name: 'Participants' }).click();
     await page.waitForURL('**/organization-participants');
     assert.equal(await page.getByTestId('my-role').innerText(), 'Owner');

@@ -200,6 +200,22 @@ pub async fn list(
         .await?)
 }
 
+/// An organization's folders (owned by its owner), newest first.
+pub async fn of_organization(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    organization: Uuid,
+) -> Result<Vec<Folder>, EvidenceError> {
+    let sql = format!(
+        "{SELECT} WHERE f.owner_id = $1 AND f.organization_id = $2 {GROUP} ORDER BY f.created_at DESC"
+    );
+    Ok(sqlx::query_as(&sql)
+        .bind(owner)
+        .bind(organization)
+        .fetch_all(conn)
+        .await?)
+}
+
 /// The owner's folder; another user's is `NotFound`.
 pub async fn get(conn: &mut PgConnection, owner: Uuid, id: Uuid) -> Result<Folder, EvidenceError> {
     let sql = format!("{SELECT} WHERE f.owner_id = $1 AND f.id = $2 {GROUP}");

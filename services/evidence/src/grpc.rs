@@ -96,6 +96,21 @@ fn upload_to_proto(upload: Upload) -> pb::create_item_response::Upload {
     }
 }
 
+fn parts_to_proto(parts: items::PartUrls) -> pb::GetPartUrlsResponse {
+    pb::GetPartUrlsResponse {
+        urls: parts
+            .urls
+            .into_iter()
+            .map(|(part_number, url)| pb::PartUrl { part_number, url })
+            .collect(),
+        completed_parts: parts.completed,
+        part_size: parts.part_size,
+        part_count: parts.part_count,
+        expires_at: Some(timestamp(parts.expires_at)),
+        upload_id: parts.upload_id,
+    }
+}
+
 fn media_to_proto(media: MediaType) -> i32 {
     let media = match media {
         MediaType::Image => pb::MediaType::Image,
@@ -528,18 +543,7 @@ impl EvidenceRpc for EvidenceApi {
         let owner = access.owner;
         let req = request.into_inner();
         let parts = items::part_urls(&self.state, owner, item_id, &req.part_numbers).await?;
-        Ok(Response::new(pb::GetPartUrlsResponse {
-            urls: parts
-                .urls
-                .into_iter()
-                .map(|(part_number, url)| pb::PartUrl { part_number, url })
-                .collect(),
-            completed_parts: parts.completed,
-            part_size: parts.part_size,
-            part_count: parts.part_count,
-            expires_at: Some(timestamp(parts.expires_at)),
-            upload_id: parts.upload_id,
-        }))
+        Ok(Response::new(parts_to_proto(parts)))
     }
 
     async fn finish_upload(
@@ -946,18 +950,7 @@ impl EvidenceRpc for EvidenceApi {
             id(&req.item_id)?,
         )
         .await?;
-        Ok(Response::new(pb::GetPartUrlsResponse {
-            urls: parts
-                .urls
-                .into_iter()
-                .map(|(part_number, url)| pb::PartUrl { part_number, url })
-                .collect(),
-            completed_parts: parts.completed,
-            part_size: parts.part_size,
-            part_count: parts.part_count,
-            expires_at: Some(timestamp(parts.expires_at)),
-            upload_id: parts.upload_id,
-        }))
+        Ok(Response::new(parts_to_proto(parts)))
     }
 
     async fn finish_contribution(

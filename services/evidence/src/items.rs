@@ -360,7 +360,9 @@ pub async fn create(
     new: NewItem,
 ) -> Result<(Item, Option<Upload>), EvidenceError> {
     let valid = validate(&new, state.config.uploads.max_file_bytes)?;
-    let mut conn = state.pool.acquire().await?;
+    // One transaction: a step's row stays locked from the check of its room to the insert, so
+    // two files at once cannot pass its maximum.
+    let mut conn = state.pool.begin().await?;
     let folder = folders::get(&mut conn, owner, new.folder_id).await?;
     if let Some(existing) = by_client_id(&mut conn, folder.id, valid.client_id).await? {
         if let Some(contribution) = &new.contribution {
@@ -368,7 +370,9 @@ pub async fn create(
                 return Err(EvidenceError::NotFound);
             }
             if existing.status == "rejected" {
-                return restart(state, &mut conn, existing).await;
+                let restarted = restart(state, &mut conn, existing).await?;
+                conn.commit().await?;
+                return Ok(restarted);
             }
         }
         let upload = upload_of(state, &existing)?;
@@ -440,6 +444,7 @@ pub async fn create(
         .fetch_optional(&mut *conn)
         .await?;
     if let Some(item) = inserted {
+        conn.commit().await?;
         return Ok((item, Some(upload)));
     }
     // A concurrent create with the same client id won: drop ours, answer theirs.

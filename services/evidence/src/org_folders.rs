@@ -5,6 +5,8 @@
 //! (verified, and not pending or declined).
 
 use evidentia_common::errors::FieldError;
+use std::collections::HashMap;
+
 use sqlx::PgConnection;
 use uuid::Uuid;
 
@@ -21,6 +23,7 @@ use crate::{
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct FolderStep {
     pub id: Uuid,
+    pub folder_id: Uuid,
     pub name: String,
     pub instructions: String,
     pub media_types: Vec<String>,
@@ -60,11 +63,11 @@ impl OrgFolder {
     }
 }
 
-const STEPS: &str = "SELECT s.id, s.name, s.instructions, s.media_types, s.min_files, s.max_files, \
+const STEPS: &str = "SELECT s.id, s.folder_id, s.name, s.instructions, s.media_types, s.min_files, s.max_files, \
      COUNT(i.id) FILTER (WHERE i.status = 'verified' AND i.purged_at IS NULL \
                          AND (i.review_state IS NULL OR i.review_state = 'accepted')) AS file_count \
      FROM folder_steps s LEFT JOIN items i ON i.step_id = s.id \
-     WHERE s.folder_id = $1 GROUP BY s.id ORDER BY s.position";
+     WHERE s.folder_id = ANY($1) GROUP BY s.id ORDER BY s.folder_id, s.position";
 
 /// The step a new file goes to: required (and of the folder, accepting the file's medium, with
 /// room left) in an organization folder, refused in any other.
@@ -111,53 +114,85 @@ pub async fn check_step(
     Ok(Some(step_id))
 }
 
+/// The organization folders among `folders` with their steps, in the same order, in four
+/// queries whatever their number; with `with_items`, each step's files too.
 async fn assemble(
+    conn: &mut PgConnection,
+    folders: Vec<Folder>,
+    with_items: bool,
+) -> Result<Vec<OrgFolder>, EvidenceError> {
+    let ids: Vec<Uuid> = folders.iter().map(|f| f.id).collect();
+    let templates: Vec<Uuid> = folders.iter().filter_map(|f| f.template_id).collect();
+    let names: HashMap<Uuid, String> = sqlx::query_as::<_, (Uuid, String)>(
+        "SELECT id, name FROM capture_templates WHERE id = ANY($1)",
+    )
+    .bind(&templates)
+    .fetch_all(&mut *conn)
+    .await?
+    .into_iter()
+    .collect();
+    let mut steps: HashMap<Uuid, Vec<FolderStep>> = HashMap::new();
+    for step in sqlx::query_as::<_, FolderStep>(STEPS)
+        .bind(&ids)
+        .fetch_all(&mut *conn)
+        .await?
+    {
+        steps.entry(step.folder_id).or_default().push(step);
+    }
+    let pending: HashMap<Uuid, i64> = sqlx::query_as::<_, (Uuid, i64)>(
+        "SELECT folder_id, COUNT(*) FROM items WHERE folder_id = ANY($1) AND review_state = 'pending' \
+         AND status IN ('uploaded', 'verified') GROUP BY folder_id",
+    )
+    .bind(&ids)
+    .fetch_all(&mut *conn)
+    .await?
+    .into_iter()
+    .collect();
+    let mut out = Vec::with_capacity(folders.len());
+    for folder in folders {
+        let (Some(organization_id), Some(template_id)) =
+            (folder.organization_id, folder.template_id)
+        else {
+            return Err(EvidenceError::NotFound);
+        };
+        let mut files = if with_items {
+            items::list(conn, folder.owner_id, folder.id).await?
+        } else {
+            Vec::new()
+        };
+        let steps = steps
+            .remove(&folder.id)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|step| {
+                let (mine, rest): (Vec<Item>, Vec<Item>) =
+                    files.drain(..).partition(|i| i.step_id == Some(step.id));
+                files = rest;
+                (step, mine)
+            })
+            .collect();
+        out.push(OrgFolder {
+            organization_id,
+            template_id,
+            template_name: names.get(&template_id).cloned().unwrap_or_default(),
+            steps,
+            pending_count: pending.get(&folder.id).copied().unwrap_or(0),
+            folder,
+        });
+    }
+    Ok(out)
+}
+
+/// One organization folder, assembled.
+async fn assemble_one(
     conn: &mut PgConnection,
     folder: Folder,
     with_items: bool,
 ) -> Result<OrgFolder, EvidenceError> {
-    let (Some(organization_id), Some(template_id)) = (folder.organization_id, folder.template_id)
-    else {
-        return Err(EvidenceError::NotFound);
-    };
-    let template_name: String =
-        sqlx::query_scalar("SELECT name FROM capture_templates WHERE id = $1")
-            .bind(template_id)
-            .fetch_one(&mut *conn)
-            .await?;
-    let steps: Vec<FolderStep> = sqlx::query_as(STEPS)
-        .bind(folder.id)
-        .fetch_all(&mut *conn)
-        .await?;
-    let pending_count: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM items WHERE folder_id = $1 AND review_state = 'pending' \
-         AND status IN ('uploaded', 'verified')",
-    )
-    .bind(folder.id)
-    .fetch_one(&mut *conn)
-    .await?;
-    let mut all = if with_items {
-        items::list(conn, folder.owner_id, folder.id).await?
-    } else {
-        Vec::new()
-    };
-    let steps = steps
-        .into_iter()
-        .map(|step| {
-            let (mine, rest): (Vec<Item>, Vec<Item>) =
-                all.drain(..).partition(|i| i.step_id == Some(step.id));
-            all = rest;
-            (step, mine)
-        })
-        .collect();
-    Ok(OrgFolder {
-        folder,
-        organization_id,
-        template_id,
-        template_name,
-        steps,
-        pending_count,
-    })
+    assemble(conn, vec![folder], with_items)
+        .await?
+        .pop()
+        .ok_or(EvidenceError::NotFound)
 }
 
 /// Opens a folder from one of the organization's templates that is not archived.
@@ -220,7 +255,7 @@ pub async fn create(
             .await?;
         }
     }
-    assemble(conn, folder, true).await
+    assemble_one(conn, folder, true).await
 }
 
 /// The organization's folders, newest first, with their steps' state (without files).
@@ -228,18 +263,8 @@ pub async fn list(
     conn: &mut PgConnection,
     member: &Membership,
 ) -> Result<Vec<OrgFolder>, EvidenceError> {
-    let ids: Vec<Uuid> = sqlx::query_scalar(
-        "SELECT id FROM folders WHERE organization_id = $1 ORDER BY created_at DESC",
-    )
-    .bind(member.organization_id)
-    .fetch_all(&mut *conn)
-    .await?;
-    let mut out = Vec::with_capacity(ids.len());
-    for id in ids {
-        let folder = folders::get(conn, member.owner_id, id).await?;
-        out.push(assemble(conn, folder, false).await?);
-    }
-    Ok(out)
+    let found = folders::of_organization(conn, member.owner_id, member.organization_id).await?;
+    assemble(conn, found, false).await
 }
 
 /// One organization folder with its steps and their files; the caller reaches it as the
@@ -250,7 +275,7 @@ pub async fn get(
     folder_id: Uuid,
 ) -> Result<OrgFolder, EvidenceError> {
     let folder = folders::get(conn, owner, folder_id).await?;
-    assemble(conn, folder, true).await
+    assemble_one(conn, folder, true).await
 }
 
 /// An organization folder as a contributor's link names it (no caller: the sharing service has
@@ -266,7 +291,7 @@ pub async fn for_contribution(
     .fetch_optional(&mut *conn)
     .await?;
     let folder = folders::get(conn, owner.ok_or(EvidenceError::NotFound)?, folder_id).await?;
-    assemble(conn, folder, false).await
+    assemble_one(conn, folder, false).await
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

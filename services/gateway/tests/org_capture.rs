@@ -904,6 +904,43 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
         .map(|l| l["state"].as_str().unwrap())
         .collect();
     assert_eq!(states, ["expired", "revoked"]);
+
+    // By SMS: the link goes to the number, and reads the same.
+    let national = format!("7{}", &Uuid::new_v4().as_u128().to_string()[..9]);
+    let (status, by_sms) = stack
+        .post_auth(
+            "sharing/contribution-links/create/",
+            &member,
+            json!({
+                "folder_id": folder_id,
+                "phone_number": { "country_code": "+44", "national_number": national },
+                "expires_in_days": 3, "max_submissions": 2,
+            }),
+        )
+        .await;
+    assert_eq!(status, 201, "{by_sms}");
+    assert_eq!(
+        (&by_sms["channel"], &by_sms["sent_to"]),
+        (&json!("sms"), &json!(format!("+44 {national}")))
+    );
+    let sms = read_message(
+        &format!("+44{national}"),
+        "/organization-sharing/verification/",
+        &[],
+    )
+    .await;
+    assert!(
+        sms.contains(&folder_id) && sms.contains("Harbour Rentals"),
+        "{sms}"
+    );
+    let (status, bad) = stack
+        .post_auth(
+            "sharing/contribution-links/create/",
+            &member,
+            json!({ "folder_id": folder_id, "email": "not an address", "expires_in_days": 0, "max_submissions": 101 }),
+        )
+        .await;
+    assert_eq!(status, 400, "{bad}");
     let (status, _) = stack
         .post(
             "sharing/anonymous/verification/send/",

@@ -154,29 +154,50 @@ pub async fn send_code(
     })
 }
 
+/// The code as typed, without spaces: six digits, else a field error.
+pub fn six_digits(typed: &str) -> Result<String, SharingError> {
+    let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect();
+    if typed.len() == 6 && typed.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(typed)
+    } else {
+        Err(SharingError::invalid(
+            "confirmation_code",
+            "Enter the 6-digit code.",
+        ))
+    }
+}
+
+/// A code can be checked once, until it expires, within its tries.
+pub fn still_usable(
+    used_at: Option<DateTime<Utc>>,
+    expires_at: DateTime<Utc>,
+    tries: i32,
+    max_tries: i32,
+) -> Result<(), SharingError> {
+    if used_at.is_some() || expires_at <= Utc::now() || tries >= max_tries {
+        Err(SharingError::CodeExpired)
+    } else {
+        Ok(())
+    }
+}
+
 #[tracing::instrument(skip_all, fields(code.id = %code_id))]
 pub async fn check_code(
     deps: &Deps<'_>,
     code_id: Uuid,
     typed: &str,
 ) -> Result<Granted, SharingError> {
-    let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect();
-    if typed.len() != 6 || !typed.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(SharingError::invalid(
-            "confirmation_code",
-            "Enter the 6-digit code.",
-        ));
-    }
+    let typed = six_digits(typed)?;
     let mut tx = deps.pool.begin().await?;
     let code = access::lock_code(&mut tx, code_id)
         .await?
         .ok_or(SharingError::NotFound)?;
-    if code.used_at.is_some()
-        || code.expires_at <= Utc::now()
-        || code.tries >= deps.settings.code_tries
-    {
-        return Err(SharingError::CodeExpired);
-    }
+    still_usable(
+        code.used_at,
+        code.expires_at,
+        code.tries,
+        deps.settings.code_tries,
+    )?;
     let opened = open_or(
         deliveries::open(&mut tx, code.delivery_id).await?,
         SharingError::LinkInvalid,

@@ -23,7 +23,7 @@ use uuid::Uuid;
 
 use crate::{
     app::{
-        access::limit,
+        access::{limit, six_digits, still_usable},
         custody::{self, Kind},
         links::Links,
     },
@@ -291,23 +291,17 @@ pub async fn check_code(
     code_id: Uuid,
     typed: &str,
 ) -> Result<Granted, SharingError> {
-    let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect();
-    if typed.len() != 6 || !typed.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(SharingError::invalid(
-            "confirmation_code",
-            "Enter the 6-digit code.",
-        ));
-    }
+    let typed = six_digits(typed)?;
     let mut tx = deps.pool.begin().await?;
     let code = store::lock_code(&mut tx, code_id)
         .await?
         .ok_or(SharingError::NotFound)?;
-    if code.used_at.is_some()
-        || code.expires_at <= Utc::now()
-        || code.tries >= deps.settings.code_tries
-    {
-        return Err(SharingError::CodeExpired);
-    }
+    still_usable(
+        code.used_at,
+        code.expires_at,
+        code.tries,
+        deps.settings.code_tries,
+    )?;
     let link = store::link(&mut tx, code.link_id)
         .await?
         .ok_or(SharingError::LinkInvalid)?;

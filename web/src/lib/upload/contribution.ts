@@ -5,7 +5,7 @@
 //! Spec §4: a failed start or finish marks the file rejected, so nothing here retries by itself;
 //! a Retry runs the whole thing again with the same client_id, which the server answers with the
 //! same submission, restarted.
-import { PART_CONCURRENCY, UploadError, type ByteSender } from './uploader';
+import { PartSender, type ByteSender } from './uploader';
 
 /** Files up to this size go in one presigned POST (the server decides; this is what it uses). */
 export const SINGLE_UPLOAD_MAX_BYTES = 8 * 1024 * 1024;
@@ -78,42 +78,12 @@ export async function uploadContribution(blob: Blob, body: ContributionBody, opt
 
 async function sendParts(id: string, blob: Blob, options: ContributionOptions) {
   const { transport, sender, signal } = options;
-  const total = blob.size;
   const plan = await transport.startMultipart(id);
-  const { partSize, partCount } = plan;
-  const partBytes = (n: number) => Math.max(0, Math.min(partSize, total - (n - 1) * partSize));
+  const parts = new PartSender(blob, plan.partSize, plan.completedParts, sender, signal, options.onProgress);
   const done = new Set(plan.completedParts);
-  let doneBytes = [...done].reduce((sum, n) => sum + partBytes(n), 0);
-  const inFlight = new Map<number, number>();
-  const report = () => {
-    let loaded = doneBytes;
-    for (const sent of inFlight.values()) loaded += sent;
-    options.onProgress?.(Math.min(loaded, total), total);
-  };
-  report();
-  const urls = new Map(plan.presignedUrls.map((u) => [u.partNumber, u.url]));
-  const queue: number[] = [];
-  for (let n = 1; n <= partCount; n += 1) if (!done.has(n)) queue.push(n);
-  const worker = async () => {
-    for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
-      signal?.throwIfAborted();
-      const url = urls.get(n);
-      if (!url) throw new UploadError(`The service gave no address for part ${n}.`, false);
-      const part = n;
-      inFlight.set(part, 0);
-      await sender.put(
-        url,
-        blob.slice((part - 1) * partSize, (part - 1) * partSize + partBytes(part)),
-        (loaded) => {
-          inFlight.set(part, loaded);
-          report();
-        },
-        signal,
-      );
-      inFlight.delete(part);
-      doneBytes += partBytes(part);
-      report();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PART_CONCURRENCY, queue.length) }, worker));
+  const missing: number[] = [];
+  for (let n = 1; n <= plan.partCount; n += 1) if (!done.has(n)) missing.push(n);
+  signal?.throwIfAborted();
+  // A missing URL is the server's mistake, not the network's: the file is rejected (spec §4).
+  await parts.send(missing, new Map(plan.presignedUrls.map((u) => [u.partNumber, u.url])), false);
 }

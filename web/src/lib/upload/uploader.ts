@@ -76,6 +76,66 @@ export const PART_CONCURRENCY = 3;
 /** Part URLs asked for at a time (they live minutes, so not all of a 2 GB file's at once). */
 export const PART_URL_BATCH = 12;
 
+/**
+ * The parts of one multipart upload on their way: each part's bytes from the blob, at most
+ * PART_CONCURRENCY in flight, and progress that counts the parts S3 already holds as sent. Every
+ * uploader (an owner's capture, a contribution) sends its parts through this.
+ */
+export class PartSender {
+  private doneBytes: number;
+  private readonly inFlight = new Map<number, number>();
+
+  constructor(
+    private readonly blob: Blob,
+    private readonly partSize: number,
+    completed: Iterable<number>,
+    private readonly sender: ByteSender,
+    private readonly signal: AbortSignal | undefined,
+    private readonly onProgress?: (loaded: number, total: number) => void,
+  ) {
+    this.doneBytes = [...completed].reduce((sum, n) => sum + this.partBytes(n), 0);
+    this.report();
+  }
+
+  private partBytes(n: number): number {
+    return Math.max(0, Math.min(this.partSize, this.blob.size - (n - 1) * this.partSize));
+  }
+
+  private report() {
+    let loaded = this.doneBytes;
+    for (const sent of this.inFlight.values()) loaded += sent;
+    this.onProgress?.(Math.min(loaded, this.blob.size), this.blob.size);
+  }
+
+  /** PUTs the parts `numbers` to their URLs; a part without one is an error (`retryable` as given). */
+  async send(numbers: readonly number[], urls: ReadonlyMap<number, string>, retryable: boolean): Promise<void> {
+    const queue = [...numbers];
+    const worker = async () => {
+      for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
+        this.signal?.throwIfAborted();
+        const url = urls.get(n);
+        if (!url) throw new UploadError(`The service gave no address for part ${n}.`, retryable);
+        const part = n;
+        const start = (part - 1) * this.partSize;
+        this.inFlight.set(part, 0);
+        await this.sender.put(
+          url,
+          this.blob.slice(start, start + this.partBytes(part)),
+          (loaded) => {
+            this.inFlight.set(part, loaded);
+            this.report();
+          },
+          this.signal,
+        );
+        this.inFlight.delete(part);
+        this.doneBytes += this.partBytes(part);
+        this.report();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PART_CONCURRENCY, queue.length) }, worker));
+  }
+}
+
 export interface UploadOptions {
   transport: EvidenceTransport;
   sender: ByteSender;
@@ -179,20 +239,10 @@ export async function uploadCapture(capture: StoredCapture, options: UploadOptio
 
 async function sendParts(itemId: string, blob: Blob, options: UploadOptions) {
   const { transport, sender, signal } = options;
-  const total = blob.size;
   const first = await transport.partUrls(itemId, []);
   const { partSize, partCount } = first;
-  const partBytes = (n: number) => Math.max(0, Math.min(partSize, total - (n - 1) * partSize));
+  const parts = new PartSender(blob, partSize, first.completedParts, sender, signal, options.onProgress);
   const done = new Set(first.completedParts);
-  let doneBytes = [...done].reduce((sum, n) => sum + partBytes(n), 0);
-  const inFlight = new Map<number, number>();
-  const report = () => {
-    let loaded = doneBytes;
-    for (const sent of inFlight.values()) loaded += sent;
-    options.onProgress?.(Math.min(loaded, total), total);
-  };
-  report();
-
   const missing: number[] = [];
   for (let n = 1; n <= partCount; n += 1) if (!done.has(n)) missing.push(n);
 
@@ -200,28 +250,6 @@ async function sendParts(itemId: string, blob: Blob, options: UploadOptions) {
     signal?.throwIfAborted();
     const batch = missing.slice(start, start + PART_URL_BATCH);
     const { urls } = await transport.partUrls(itemId, batch);
-    const byNumber = new Map(urls.map((u) => [u.partNumber, u.url]));
-    const queue = [...batch];
-    const worker = async () => {
-      for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
-        const url = byNumber.get(n);
-        if (!url) throw new UploadError(`The service gave no address for part ${n}.`, true);
-        const part = n;
-        inFlight.set(part, 0);
-        await sender.put(
-          url,
-          blob.slice((part - 1) * partSize, (part - 1) * partSize + partBytes(part)),
-          (loaded) => {
-            inFlight.set(part, loaded);
-            report();
-          },
-          signal,
-        );
-        inFlight.delete(part);
-        doneBytes += partBytes(part);
-        report();
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(PART_CONCURRENCY, batch.length) }, worker));
+    await parts.send(batch, new Map(urls.map((u) => [u.partNumber, u.url])), true);
   }
 }
