@@ -10,6 +10,7 @@ pub mod contact;
 pub mod db;
 pub mod errors;
 pub mod grpc;
+pub mod idempotency;
 pub mod mailer;
 pub mod outbox;
 pub mod ratelimit;

@@ -616,6 +616,28 @@ async fn expired_folders_declined_cards_and_bad_input_create_no_share() {
         assert_eq!(refused["errors"][0]["message"], message);
     }
 
+    // No Idempotency-Key (the header absent, or not a key) is refused like a bad field: two
+    // requests without one are never taken for a retry of each other.
+    let no_key = stack
+        .http
+        .post(stack.url(&format!("sharing/folder/{folder}/share/")))
+        .bearer_auth(&owner.access)
+        .json(&good)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(no_key.status().as_u16(), 400);
+    let body: Value = no_key.json().await.unwrap();
+    assert_eq!(
+        (&body["errors"][0]["field"], &body["errors"][0]["message"]),
+        (
+            &json!("idempotency_key"),
+            &json!("An Idempotency-Key header (1 to 255 visible characters) is required.")
+        )
+    );
+    let (status, _) = share(&stack, &owner.access, &folder, "two words", &good).await;
+    assert_eq!(status, 400);
+
     let mut db = testing::connect(&stack.evidence_db).await;
     sqlx::query("UPDATE folders SET storage_expires_at = now() - interval '1 day'")
         .execute(&mut db)

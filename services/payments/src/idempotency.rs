@@ -9,17 +9,9 @@ use uuid::Uuid;
 
 use crate::error::PaymentsError;
 
-/// A checked key: 1 to 255 visible ASCII characters.
+/// A checked key (the one rule, `evidentia_common::idempotency`).
 pub fn parse_key(key: &str) -> Result<&str, PaymentsError> {
-    let ok = !key.is_empty() && key.len() <= 255 && key.bytes().all(|b| b.is_ascii_graphic());
-    if ok {
-        Ok(key)
-    } else {
-        Err(PaymentsError::invalid(
-            "idempotency_key",
-            "An Idempotency-Key header (1 to 255 visible characters) is required.",
-        ))
-    }
+    evidentia_common::idempotency::parse_key(key).map_err(PaymentsError::from)
 }
 
 pub fn request_hash(operation: &str, request: &impl Message) -> String {

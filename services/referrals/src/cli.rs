@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::{config::Config, promo};
+use crate::{config::Config, error::ReferralsError, promo};
 
 const USAGE: &str = "usage: referrals promo-code create --code <AAA AAA> --amount-cents <n> \
                      [--max-redemptions <n>] [--expires-at <RFC 3339 time>]";
@@ -48,8 +48,15 @@ pub fn promo_code(args: &[String]) -> anyhow::Result<()> {
                 println!("promo code {code} created: {amount} cents");
                 Ok(())
             }
-            Err(promo::PromoError::Invalid(err)) => anyhow::bail!("{}", err.message),
-            Err(promo::PromoError::Internal(err)) => Err(err),
+            Err(ReferralsError::Invalid(errors)) => anyhow::bail!(
+                "{}",
+                errors
+                    .iter()
+                    .map(|e| e.message.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            Err(ReferralsError::Internal(err)) => Err(err),
         }
     })
 }

@@ -1,16 +1,13 @@
 //! The gRPC surface of referrals: converts proto messages to domain values and back, nothing else.
 
-use evidentia_common::{
-    errors::{internal, invalid_fields},
-    grpc::Caller,
-};
+use evidentia_common::{grpc::Caller, idempotency};
 use evidentia_proto::referrals::v1::{
     self as pb, referrals_service_server::ReferralsService as ReferralsRpc,
 };
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 
-use crate::{codes, promo};
+use crate::{codes, error::ReferralsError, promo};
 
 pub struct ReferralsApi {
     pub pool: PgPool,
@@ -23,12 +20,12 @@ impl ReferralsRpc for ReferralsApi {
         request: Request<pb::GetReferralInfoRequest>,
     ) -> Result<Response<pb::ReferralInfo>, Status> {
         let user_id = Caller::from_metadata(request.metadata()).require_user()?;
-        let mut tx = self.pool.begin().await.map_err(|e| internal(&e.into()))?;
+        let mut tx = self.pool.begin().await.map_err(ReferralsError::from)?;
         // The code normally exists since AccountCreated; a caller faster than the event gets it now.
         let code = codes::ensure(&mut tx, user_id)
             .await
-            .map_err(|e| internal(&e.into()))?;
-        tx.commit().await.map_err(|e| internal(&e.into()))?;
+            .map_err(ReferralsError::from)?;
+        tx.commit().await.map_err(ReferralsError::from)?;
         Ok(Response::new(pb::ReferralInfo {
             code: code.code,
             r#type: code.r#type,
@@ -41,18 +38,8 @@ impl ReferralsRpc for ReferralsApi {
     ) -> Result<Response<pb::PromoCodeCredit>, Status> {
         let user_id = Caller::from_metadata(request.metadata()).require_user()?;
         let req = request.into_inner();
-        if req.idempotency_key.is_empty() || req.idempotency_key.len() > 255 {
-            return Err(invalid_fields(&[
-                evidentia_common::errors::FieldError::new(
-                    "idempotency_key",
-                    "An Idempotency-Key header (1 to 255 visible characters) is required.",
-                ),
-            ]));
-        }
-        match promo::apply(&self.pool, user_id, &req.code, &req.idempotency_key).await {
-            Ok(amount) => Ok(Response::new(pb::PromoCodeCredit { amount })),
-            Err(promo::PromoError::Invalid(err)) => Err(invalid_fields(&[err])),
-            Err(promo::PromoError::Internal(err)) => Err(internal(&err)),
-        }
+        let key = idempotency::parse_key(&req.idempotency_key).map_err(ReferralsError::from)?;
+        let amount = promo::apply(&self.pool, user_id, &req.code, key).await?;
+        Ok(Response::new(pb::PromoCodeCredit { amount }))
     }
 }

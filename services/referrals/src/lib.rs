@@ -3,6 +3,7 @@
 pub mod cli;
 pub mod codes;
 pub mod config;
+pub mod error;
 pub mod grpc;
 pub mod promo;
 pub mod startup;

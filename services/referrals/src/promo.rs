@@ -7,30 +7,18 @@ use evidentia_proto::events::v1::PromoCodeRedeemed;
 use sqlx::PgPool;
 use uuid::Uuid;
 
+use crate::error::ReferralsError;
+
 /// Spec §3/§9: the code is 7 characters as typed, 'AAA AAA' (three, a space, three); the
 /// space is the mask's, so the stored code is the six letters or digits.
 pub const LENGTH: usize = 6;
 
-#[derive(Debug, thiserror::Error)]
-pub enum PromoError {
-    #[error("invalid: {}", .0.message)]
-    Invalid(FieldError),
-    #[error(transparent)]
-    Internal(#[from] anyhow::Error),
-}
-
-impl From<sqlx::Error> for PromoError {
-    fn from(err: sqlx::Error) -> Self {
-        Self::Internal(err.into())
-    }
-}
-
-fn rejected(message: &str) -> PromoError {
-    PromoError::Invalid(FieldError::new("code", message))
+fn rejected(message: &str) -> ReferralsError {
+    ReferralsError::invalid("code", message)
 }
 
 /// The code as stored: upper case, the mask's space removed (spec §5 "Promo code").
-pub fn normalise(code: &str) -> Result<String, PromoError> {
+pub fn normalise(code: &str) -> Result<String, ReferralsError> {
     let code: String = code
         .chars()
         .filter(|c| !c.is_whitespace())
@@ -52,7 +40,7 @@ pub async fn apply(
     user_id: Uuid,
     code: &str,
     idempotency_key: &str,
-) -> Result<i64, PromoError> {
+) -> Result<i64, ReferralsError> {
     let code = normalise(code)?;
     let mut tx = pool.begin().await?;
     let promo: Option<(i64, Option<i32>, Option<DateTime<Utc>>)> = sqlx::query_as(
@@ -124,13 +112,13 @@ pub async fn create(
     amount_cents: i64,
     max_redemptions: Option<i32>,
     expires_at: Option<DateTime<Utc>>,
-) -> Result<String, PromoError> {
+) -> Result<String, ReferralsError> {
     let code = normalise(code)?;
     if amount_cents <= 0 {
-        return Err(PromoError::Invalid(FieldError::new(
+        return Err(ReferralsError::Invalid(vec![FieldError::new(
             "amount_cents",
             "The amount must be positive.",
-        )));
+        )]));
     }
     let inserted = sqlx::query(
         "INSERT INTO promo_codes (code, amount_cents, max_redemptions, expires_at) VALUES ($1, $2, $3, $4) \

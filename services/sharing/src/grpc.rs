@@ -5,6 +5,7 @@ use evidentia_common::{
     contact::{Email, PhoneNumber},
     errors::FieldError,
     grpc::Caller,
+    idempotency,
     time::timestamp,
 };
 use evidentia_proto::sharing::v1::{
@@ -527,6 +528,7 @@ impl SharingRpc for SharingApi {
     ) -> Reply<pb::CreateShareResponse> {
         let owner = Caller::from_metadata(request.metadata()).require_user()?;
         let req = request.into_inner();
+        idempotency::parse_key(&req.idempotency_key).map_err(SharingError::from)?;
         let request_hash = hex::encode(Sha256::digest(
             pb::CreateShareRequest {
                 idempotency_key: String::new(),
@@ -815,6 +817,7 @@ impl SharingRpc for SharingApi {
     ) -> Reply<pb::CreateFuturegramResponse> {
         let owner = Caller::from_metadata(request.metadata()).require_user()?;
         let req = request.into_inner();
+        idempotency::parse_key(&req.idempotency_key).map_err(SharingError::from)?;
         let request_hash = hex::encode(Sha256::digest(
             pb::CreateFuturegramRequest {
                 idempotency_key: String::new(),
