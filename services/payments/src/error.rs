@@ -5,6 +5,9 @@ use tonic::{Code, Status};
 
 use crate::stripe::StripeFailure;
 
+/// What a declined card is called when Stripe gives no reason of its own.
+pub const CARD_DECLINED: &str = "Your card was declined.";
+
 #[derive(Debug, thiserror::Error)]
 pub enum PaymentsError {
     #[error("invalid fields")]
@@ -88,11 +91,9 @@ impl From<PaymentsError> for Status {
                 "insufficient_balance",
                 "Your CreditCard Wallet balance is too low.",
             ),
-            PaymentsError::CardDeclined => with_reason(
-                Code::FailedPrecondition,
-                "card_declined",
-                crate::purchases::CARD_DECLINED,
-            ),
+            PaymentsError::CardDeclined => {
+                with_reason(Code::FailedPrecondition, "card_declined", CARD_DECLINED)
+            }
             PaymentsError::Stripe(message) => {
                 with_reason(Code::FailedPrecondition, "card_error", &message)
             }

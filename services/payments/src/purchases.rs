@@ -216,8 +216,6 @@ pub fn extended(current: DateTime<Utc>, now: DateTime<Utc>, months: i32) -> Date
         .unwrap_or(base)
 }
 
-pub const CARD_DECLINED: &str = "Your card was declined.";
-
 /// Pays a purchase. From the wallet: the balance pays first; when it is short, the wallet card is
 /// charged the larger of the shortfall and the auto top-up amount, into the wallet, then the
 /// purchase is debited; afterwards a balance under $5.00 tops up. By card: the default card is

@@ -104,7 +104,7 @@ pub async fn handle(
                 .object
                 .last_payment_error
                 .and_then(|e| e.message)
-                .unwrap_or_else(|| crate::purchases::CARD_DECLINED.to_owned());
+                .unwrap_or_else(|| crate::error::CARD_DECLINED.to_owned());
             wallet::fail_intent(&mut tx, &object_id, &message).await?;
         }
         other => tracing::debug!(stripe.event.type = other, "webhook event not used"),
