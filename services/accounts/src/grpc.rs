@@ -1,6 +1,9 @@
 //! The gRPC surface of accounts: converts proto messages to domain values and back, nothing else.
 
-use evidentia_common::{grpc::Caller, time::timestamp};
+use evidentia_common::{
+    grpc::{Caller, user_of},
+    time::timestamp,
+};
 use evidentia_proto::accounts::v1::{
     self as pb, accounts_service_server::AccountsService as AccountsRpc,
 };
@@ -292,7 +295,7 @@ impl AccountsRpc for AccountsApi {
         &self,
         request: Request<pb::GetProfileRequest>,
     ) -> Result<Response<pb::Profile>, Status> {
-        let user_id = Caller::from_metadata(request.metadata()).require_user()?;
+        let user_id = user_of(&request)?;
         let mut conn = self.conn().await?;
         let user = users::profile(&mut conn, user_id).await?;
         let organization = organizations::membership(&mut conn, user_id).await?;

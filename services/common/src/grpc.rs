@@ -95,6 +95,12 @@ impl opentelemetry::propagation::Injector for MetadataInjector<'_> {
     }
 }
 
+/// The user the gateway verified for `request`, or `Unauthenticated`: the first line of every
+/// handler that acts for a signed-in user.
+pub fn user_of<T>(request: &Request<T>) -> Result<Uuid, Status> {
+    Caller::from_metadata(request.metadata()).require_user()
+}
+
 /// Who is calling, as the gateway established it. Services read it from metadata.
 #[derive(Debug, Clone, Default)]
 pub struct Caller {

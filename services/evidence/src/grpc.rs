@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use evidentia_common::{
     errors::FieldError,
-    grpc::Caller,
+    grpc::{Caller, user_of},
     time::{datetime, timestamp},
 };
 use evidentia_proto::evidence::v1::{
@@ -399,7 +399,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::GetStorageUsageRequest>,
     ) -> Result<Response<pb::StorageUsage>, Status> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let mut conn = self.conn().await?;
         let found = usage::usage(&mut conn, owner)
             .await
@@ -415,7 +415,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::CreateFolderRequest>,
     ) -> Result<Response<pb::Folder>, Status> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let req = request.into_inner();
         let mut errors = Vec::new();
         let name = Name::parse("name", &req.name)
@@ -458,7 +458,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::ListFoldersRequest>,
     ) -> Result<Response<pb::ListFoldersResponse>, Status> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let pickup = request
             .into_inner()
             .pickup_folder_id
@@ -476,7 +476,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::GetFolderRequest>,
     ) -> Result<Response<pb::Folder>, Status> {
-        Caller::from_metadata(request.metadata()).require_user()?;
+        user_of(&request)?;
         let folder_id = id(&request.get_ref().folder_id)?;
         let access = self.folder_access(&request, folder_id).await?;
         let mut conn = self.conn().await?;
@@ -489,7 +489,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::RenameFolderRequest>,
     ) -> Result<Response<pb::Folder>, Status> {
-        Caller::from_metadata(request.metadata()).require_user()?;
+        user_of(&request)?;
         let folder_id = id(&request.get_ref().folder_id)?;
         let access = self.folder_access(&request, folder_id).await?;
         access.require_manager()?;
@@ -505,7 +505,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::DeleteFolderRequest>,
     ) -> Result<Response<pb::DeleteFolderResponse>, Status> {
-        Caller::from_metadata(request.metadata()).require_user()?;
+        user_of(&request)?;
         let folder_id = id(&request.get_ref().folder_id)?;
         let access = self.folder_access(&request, folder_id).await?;
         access.require_manager()?;
@@ -521,7 +521,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::CreateItemRequest>,
     ) -> Result<Response<pb::CreateItemResponse>, Status> {
-        Caller::from_metadata(request.metadata()).require_user()?;
+        user_of(&request)?;
         let folder_id = id(&request.get_ref().folder_id)?;
         let owner = self.folder_access(&request, folder_id).await?.owner;
         let new = new_item(request.into_inner())?;
@@ -536,7 +536,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::GetPartUrlsRequest>,
     ) -> Result<Response<pb::GetPartUrlsResponse>, Status> {
-        Caller::from_metadata(request.metadata()).require_user()?;
+        user_of(&request)?;
         let item_id = id(&request.get_ref().item_id)?;
         let access = self.item_access(&request, item_id).await?;
 
@@ -550,7 +550,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::FinishUploadRequest>,
     ) -> Result<Response<pb::Item>, Status> {
-        Caller::from_metadata(request.metadata()).require_user()?;
+        user_of(&request)?;
         let item_id = id(&request.get_ref().item_id)?;
         let access = self.item_access(&request, item_id).await?;
 
@@ -563,7 +563,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::ListItemsRequest>,
     ) -> Result<Response<pb::ListItemsResponse>, Status> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let folder_id = id(&request.into_inner().folder_id)?;
         let mut conn = self.conn().await?;
         let found = items::list(&mut conn, owner, folder_id).await?;
@@ -578,7 +578,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::GetItemRequest>,
     ) -> Result<Response<pb::Item>, Status> {
-        Caller::from_metadata(request.metadata()).require_user()?;
+        user_of(&request)?;
         let item_id = id(&request.get_ref().item_id)?;
         let access = self.item_access(&request, item_id).await?;
 
@@ -592,7 +592,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::RenameItemRequest>,
     ) -> Result<Response<pb::Item>, Status> {
-        Caller::from_metadata(request.metadata()).require_user()?;
+        user_of(&request)?;
         let item_id = id(&request.get_ref().item_id)?;
         let access = self.item_access(&request, item_id).await?;
         access.require_manager()?;
@@ -608,7 +608,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::DeleteItemRequest>,
     ) -> Result<Response<pb::DeleteItemResponse>, Status> {
-        Caller::from_metadata(request.metadata()).require_user()?;
+        user_of(&request)?;
         let item_id = id(&request.get_ref().item_id)?;
         let access = self.item_access(&request, item_id).await?;
         access.require_manager()?;
@@ -624,7 +624,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::RetakeItemRequest>,
     ) -> Result<Response<pb::CreateItemResponse>, Status> {
-        Caller::from_metadata(request.metadata()).require_user()?;
+        user_of(&request)?;
         let item_id = id(&request.get_ref().item_id)?;
         let access = self.item_access(&request, item_id).await?;
         access.require_manager()?;
@@ -675,7 +675,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::HoldItemsRequest>,
     ) -> Result<Response<pb::HoldItemsResponse>, Status> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let req = request.into_inner();
         let hold_id = id(&req.hold_id)?;
         let item_ids = req
@@ -693,7 +693,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::ReleaseHoldRequest>,
     ) -> Result<Response<pb::ReleaseHoldResponse>, Status> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let hold_id = id(&request.into_inner().hold_id)?;
         let mut conn = self.conn().await?;
         crate::holds::release(&mut conn, owner, hold_id)
@@ -706,7 +706,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::ReadOriginalRequest>,
     ) -> Result<Response<OriginalStream>, Status> {
-        Caller::from_metadata(request.metadata()).require_user()?;
+        user_of(&request)?;
         let item_id = id(&request.get_ref().item_id)?;
         let access = self.item_access(&request, item_id).await?;
 
@@ -742,7 +742,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::DownloadItemRequest>,
     ) -> Result<Response<pb::DownloadItemResponse>, Status> {
-        Caller::from_metadata(request.metadata()).require_user()?;
+        user_of(&request)?;
         let item_id = id(&request.get_ref().item_id)?;
         let access = self.item_access(&request, item_id).await?;
 
@@ -782,7 +782,7 @@ impl EvidenceRpc for EvidenceApi {
         request: Request<pb::TemplateInput>,
     ) -> Result<Response<pb::Template>, Status> {
         let member = self.membership(&request).await?;
-        let user = Caller::from_metadata(request.metadata()).require_user()?;
+        let user = user_of(&request)?;
         let input = template_input(Some(request.into_inner()))?;
         let mut tx = self.tx().await?;
         let made = templates::create(&mut tx, &member, user, input).await?;
@@ -870,7 +870,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::GetOrganizationFolderRequest>,
     ) -> Result<Response<pb::OrganizationFolder>, Status> {
-        Caller::from_metadata(request.metadata()).require_user()?;
+        user_of(&request)?;
         let folder_id = id(&request.get_ref().folder_id)?;
         let owner = self.folder_access(&request, folder_id).await?.owner;
         let mut conn = self.conn().await?;
@@ -882,7 +882,7 @@ impl EvidenceRpc for EvidenceApi {
         &self,
         request: Request<pb::ReviewItemRequest>,
     ) -> Result<Response<pb::Item>, Status> {
-        let user = Caller::from_metadata(request.metadata()).require_user()?;
+        let user = user_of(&request)?;
         let item_id = id(&request.get_ref().item_id)?;
         let owner = self.item_access(&request, item_id).await?.owner;
         let decision = Decision::parse(&request.get_ref().decision)?;

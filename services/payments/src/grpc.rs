@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use chrono::Utc;
-use evidentia_common::grpc::Caller;
+use evidentia_common::grpc::user_of;
 use evidentia_proto::payments::v1::{
     self as pb, payments_service_server::PaymentsService as PaymentsRpc,
 };
@@ -32,10 +32,6 @@ pub struct PaymentsApi {
 }
 
 type Reply<T> = Result<Response<T>, Status>;
-
-fn user<T>(request: &Request<T>) -> Result<Uuid, Status> {
-    Caller::from_metadata(request.metadata()).require_user()
-}
 
 fn card_pb(card: Card) -> pb::PaymentMethod {
     pb::PaymentMethod {
@@ -77,7 +73,7 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::GetPaymentProfileRequest>,
     ) -> Reply<pb::PaymentProfile> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         let mut conn = self.pool.acquire().await.map_err(PaymentsError::from)?;
         let profile = customers::profile(&mut conn, user_id).await?;
         Ok(Response::new(pb::PaymentProfile {
@@ -93,7 +89,7 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::EnsureStripeCustomerRequest>,
     ) -> Reply<pb::EnsureStripeCustomerResponse> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         let req = request.into_inner();
         let mut tx = self.pool.begin().await.map_err(PaymentsError::from)?;
         let id = customers::ensure(
@@ -114,7 +110,7 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::UpdateCustomerNameRequest>,
     ) -> Reply<pb::CustomerName> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         let req = request.into_inner();
         let errors: Vec<_> = [
             billing_name("first_name", &req.first_name),
@@ -146,7 +142,7 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::RegisterPaymentMethodRequest>,
     ) -> Reply<pb::PaymentMethod> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         let req = request.into_inner();
         let id = PaymentMethodId::parse("payment_method_id", &req.payment_method_id)
             .map_err(PaymentsError::from)?;
@@ -158,7 +154,7 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::CreateSetupIntentRequest>,
     ) -> Reply<pb::SetupIntent> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         let req = request.into_inner();
         let customer = CustomerId::parse("stripe_customer_id", &req.stripe_customer_id)
             .map_err(PaymentsError::from)?;
@@ -172,7 +168,7 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::ListPaymentMethodsRequest>,
     ) -> Reply<pb::PaymentMethods> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         cards::reconcile(&self.pool, self.stripe.as_ref(), user_id).await?;
         let mut conn = self.pool.acquire().await.map_err(PaymentsError::from)?;
         Ok(Response::new(cards_pb(
@@ -184,7 +180,7 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::PaymentMethodRef>,
     ) -> Reply<pb::PaymentMethod> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         let req = request.into_inner();
         // A path id that cannot be a card id names no card of the user's.
         let id = PaymentMethodId::parse("id", &req.payment_method_id)
@@ -199,7 +195,7 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::PaymentMethodRef>,
     ) -> Reply<pb::PaymentMethods> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         let req = request.into_inner();
         let id = PaymentMethodId::parse("payment_method_id", &req.payment_method_id)
             .map_err(PaymentsError::from)?;
@@ -211,7 +207,7 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::PaymentMethodRef>,
     ) -> Reply<pb::PaymentMethods> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         let req = request.into_inner();
         let id = PaymentMethodId::parse("payment_method_id", &req.payment_method_id)
             .map_err(PaymentsError::from)?;
@@ -223,7 +219,7 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::GetStoredAccountRequest>,
     ) -> Reply<pb::StoredAccount> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         purchases::reconcile_intents(&self.pool, self.stripe.as_ref(), user_id).await?;
         let mut conn = self.pool.acquire().await.map_err(PaymentsError::from)?;
         Ok(Response::new(stored_account_pb(
@@ -235,7 +231,7 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::UpdateStoredAccountRequest>,
     ) -> Reply<pb::StoredAccount> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         let req = request.into_inner();
         let id = PaymentMethodId::parse("payment_method_id", &req.payment_method_id)
             .map_err(PaymentsError::from)?;
@@ -254,14 +250,14 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::DeleteStoredAccountRequest>,
     ) -> Reply<pb::StoredAccount> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         Ok(Response::new(stored_account_pb(
             &wallet::close(&self.pool, user_id).await?,
         )))
     }
 
     async fn get_wallet(&self, request: Request<pb::GetWalletRequest>) -> Reply<pb::Wallet> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         purchases::reconcile_intents(&self.pool, self.stripe.as_ref(), user_id).await?;
         let mut conn = self.pool.acquire().await.map_err(PaymentsError::from)?;
         let account = wallet::stored_account(&mut conn, user_id).await?;
@@ -275,7 +271,7 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::CreatePaymentIntentRequest>,
     ) -> Reply<pb::PaymentIntent> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         let answer = purchases::create_payment_intent(
             &self.pool,
             self.stripe.as_ref(),
@@ -288,7 +284,7 @@ impl PaymentsRpc for PaymentsApi {
     }
 
     async fn pay(&self, request: Request<pb::PayRequest>) -> Reply<pb::PayResponse> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         let answer = purchases::pay(
             &self.pool,
             self.stripe.as_ref(),
@@ -304,7 +300,7 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::ListTransactionsRequest>,
     ) -> Reply<pb::Transactions> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         let mut conn = self.pool.acquire().await.map_err(PaymentsError::from)?;
         Ok(Response::new(pb::Transactions {
             transactions: purchases::transactions(&mut conn, user_id).await?,
@@ -316,7 +312,7 @@ impl PaymentsRpc for PaymentsApi {
         &self,
         request: Request<pb::GetTransactionRequest>,
     ) -> Reply<pb::Transaction> {
-        let user_id = user(&request)?;
+        let user_id = user_of(&request)?;
         let id = Uuid::parse_str(&request.get_ref().id).map_err(|_| PaymentsError::NotFound)?;
         let mut conn = self.pool.acquire().await.map_err(PaymentsError::from)?;
         Ok(Response::new(

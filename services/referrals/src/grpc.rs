@@ -1,6 +1,6 @@
 //! The gRPC surface of referrals: converts proto messages to domain values and back, nothing else.
 
-use evidentia_common::{grpc::Caller, idempotency};
+use evidentia_common::{grpc::user_of, idempotency};
 use evidentia_proto::referrals::v1::{
     self as pb, referrals_service_server::ReferralsService as ReferralsRpc,
 };
@@ -19,7 +19,7 @@ impl ReferralsRpc for ReferralsApi {
         &self,
         request: Request<pb::GetReferralInfoRequest>,
     ) -> Result<Response<pb::ReferralInfo>, Status> {
-        let user_id = Caller::from_metadata(request.metadata()).require_user()?;
+        let user_id = user_of(&request)?;
         let mut tx = self.pool.begin().await.map_err(ReferralsError::from)?;
         // The code normally exists since AccountCreated; a caller faster than the event gets it now.
         let code = codes::ensure(&mut tx, user_id)
@@ -36,7 +36,7 @@ impl ReferralsRpc for ReferralsApi {
         &self,
         request: Request<pb::ApplyPromoCodeRequest>,
     ) -> Result<Response<pb::PromoCodeCredit>, Status> {
-        let user_id = Caller::from_metadata(request.metadata()).require_user()?;
+        let user_id = user_of(&request)?;
         let req = request.into_inner();
         let key = idempotency::parse_key(&req.idempotency_key).map_err(ReferralsError::from)?;
         let amount = promo::apply(&self.pool, user_id, &req.code, key).await?;

@@ -4,7 +4,7 @@
 use evidentia_common::{
     contact::{Email, PhoneNumber},
     errors::FieldError,
-    grpc::Caller,
+    grpc::{Caller, user_of},
     idempotency,
     time::timestamp,
 };
@@ -505,7 +505,7 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::GetSharerIdentityRequest>,
     ) -> Reply<pb::SharerIdentity> {
-        let user_id = Caller::from_metadata(request.metadata()).require_user()?;
+        let user_id = user_of(&request)?;
         let mut conn = self
             .state
             .pool
@@ -526,7 +526,7 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::CreateShareRequest>,
     ) -> Reply<pb::CreateShareResponse> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let req = request.into_inner();
         idempotency::parse_key(&req.idempotency_key).map_err(SharingError::from)?;
         let request_hash = hex::encode(Sha256::digest(
@@ -571,7 +571,7 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::ListFolderSharesRequest>,
     ) -> Reply<pb::FolderShares> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let folder_id = id(&request.into_inner().folder_id)?;
         let views = owner::folder_shares(
             &self.state.pool,
@@ -588,7 +588,7 @@ impl SharingRpc for SharingApi {
     }
 
     async fn revoke_share(&self, request: Request<pb::RevokeShareRequest>) -> Reply<pb::Share> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let share_id = id(&request.into_inner().share_id)?;
         let view = owner::revoke(
             &self.state.pool,
@@ -605,7 +605,7 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::SetPublicLinkRequest>,
     ) -> Reply<pb::PublicLink> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let req = request.into_inner();
         let (url, active) = owner::set_public_link(
             &self.state.pool,
@@ -623,7 +623,7 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::GetFolderCustodyRequest>,
     ) -> Reply<pb::FolderCustody> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let folder_id = id(&request.into_inner().folder_id)?;
         let items = owner::folder_custody(
             &self.state.pool,
@@ -641,7 +641,7 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::CheckFolderCustodyRequest>,
     ) -> Reply<pb::CustodyCheck> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let folder_id = id(&request.into_inner().folder_id)?;
         let items = owner::check_folder_custody(
             &self.state.pool,
@@ -804,7 +804,7 @@ impl SharingRpc for SharingApi {
     }
 
     async fn list_chats(&self, request: Request<pb::ListChatsRequest>) -> Reply<pb::ChatList> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let chats = chat::list(&self.state.pool, owner).await?;
         Ok(Response::new(pb::ChatList {
             chats: chats.into_iter().map(summary_pb).collect(),
@@ -815,7 +815,7 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::CreateFuturegramRequest>,
     ) -> Reply<pb::CreateFuturegramResponse> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let req = request.into_inner();
         idempotency::parse_key(&req.idempotency_key).map_err(SharingError::from)?;
         let request_hash = hex::encode(Sha256::digest(
@@ -860,7 +860,7 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::ListSituationFuturegramsRequest>,
     ) -> Reply<pb::SituationFuturegrams> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let situation = id(&request.into_inner().situation_id)?;
         let views = futuregram::for_situation(&self.state.pool, owner, situation).await?;
         Ok(Response::new(pb::SituationFuturegrams {
@@ -873,7 +873,7 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::UpdateFuturegramRecipientsRequest>,
     ) -> Reply<pb::Futuregram> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let req = request.into_inner();
         let share_id = id(&req.share_id)?;
         let list = recipients(&req.recipients)?;
@@ -885,7 +885,7 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::UpdateFuturegramExecutorsRequest>,
     ) -> Reply<pb::Futuregram> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let req = request.into_inner();
         let share_id = id(&req.share_id)?;
         let list = executors(&req.executors)?;
@@ -904,7 +904,7 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::CancelFuturegramReleaseRequest>,
     ) -> Reply<pb::Futuregram> {
-        let owner = Caller::from_metadata(request.metadata()).require_user()?;
+        let owner = user_of(&request)?;
         let share_id = id(&request.into_inner().share_id)?;
         let view = futuregram::cancel_release(&self.state.pool, owner, share_id).await?;
         Ok(Response::new(futuregram_pb(view)))
@@ -967,7 +967,7 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::CreateContributionLinkRequest>,
     ) -> Reply<pb::ContributionLink> {
-        let member = Caller::from_metadata(request.metadata()).require_user()?;
+        let member = user_of(&request)?;
         let req = request.into_inner();
         let folder_id = id(&req.folder_id)?;
         let recipient = link_recipient(req.recipient)?;
@@ -990,7 +990,7 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::ListContributionLinksRequest>,
     ) -> Reply<pb::ListContributionLinksResponse> {
-        let member = Caller::from_metadata(request.metadata()).require_user()?;
+        let member = user_of(&request)?;
         let folder_id = id(&request.into_inner().folder_id)?;
         let links = contribute::list_links(&self.link_deps(), member, folder_id).await?;
         Ok(Response::new(pb::ListContributionLinksResponse {
@@ -1002,7 +1002,7 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::RevokeContributionLinkRequest>,
     ) -> Reply<pb::ContributionLink> {
-        let member = Caller::from_metadata(request.metadata()).require_user()?;
+        let member = user_of(&request)?;
         let link_id = id(&request.into_inner().link_id)?;
         let link = contribute::revoke_link(&self.link_deps(), member, link_id).await?;
         Ok(Response::new(link_pb(link)))
