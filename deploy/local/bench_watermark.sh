@@ -57,12 +57,12 @@ ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=3
   -f lavfi -i sine=frequency=440:duration=30 -c:v libx264 -preset veryfast -crf 23 \
   -pix_fmt yuv420p -c:a aac -b:a 128k video.mp4
 ours_video=("$bin" video video.mp4 ours.mp4 --for "Jane Doe" --to jane@example.com --work work)
-bare='ffmpeg -loglevel error -y -i video.mp4 -c:v libx264 -preset veryfast -crf 23 -c:a aac bare.mp4'
+bare=(ffmpeg -loglevel error -y -i video.mp4 -c:v libx264 -preset veryfast -crf 23 -c:a aac bare.mp4)
 video_runs=$(( RUNS < 3 ? RUNS : 3 ))
 echo "== 30 s 1080p video ($(stat -c %s video.mp4) bytes), $video_runs runs each"
 hyperfine -N -r "$video_runs" --export-json video.json \
-  -n ours "${ours_video[*]@Q}" -n bare-ffmpeg "$bare"
-echo "peak RSS: ours (with ffmpeg) $(peak "${ours_video[@]}"), bare ffmpeg $(peak $bare)"
+  -n ours "${ours_video[*]@Q}" -n bare-ffmpeg "${bare[*]@Q}"
+echo "peak RSS: ours (with ffmpeg) $(peak "${ours_video[@]}"), bare ffmpeg $(peak "${bare[@]}")"
 
 python3 - <<'EOF'
 import json
