@@ -72,8 +72,10 @@ import { VerifyPage } from '../features/sharing/routes/VerifyPage';
 import { WhoToShareWithPage } from '../features/sharing/routes/WhoToShareWithPage';
 import { HOME, START } from '../lib/routing/accessTable';
 import { IdleSession } from '../lib/session/idleSession';
+import { UploadQueueProvider } from '../lib/upload/uploadQueueContext';
 import { Guard } from './Guard';
 import { persistor, store } from './store';
+import { uploadQueue } from './uploadQueue';
 
 /** A route's handle that renders its screen outside the main content container. */
 const UNCONTAINED = { uncontained: true } as const;
@@ -206,9 +208,11 @@ const router = createBrowserRouter(
 export function App() {
   return (
     <Provider store={store}>
-      <PersistGate loading={null} persistor={persistor}>
-        <RouterProvider router={router} />
-      </PersistGate>
+      <UploadQueueProvider value={uploadQueue}>
+        <PersistGate loading={null} persistor={persistor}>
+          <RouterProvider router={router} />
+        </PersistGate>
+      </UploadQueueProvider>
     </Provider>
   );
 }

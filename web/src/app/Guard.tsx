@@ -3,8 +3,8 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { decide } from '../lib/routing/accessTable';
 import { selectSignedIn } from '../lib/session/loginInfoSlice';
-import { useAppDispatch, useAppSelector } from './hooks';
-import { logOut } from './store';
+import { logOut } from '../lib/session/logOut';
+import { useAppDispatch, useAppSelector } from '../lib/store/hooks';
 
 export function Guard({ children }: { children: ReactNode }) {
   const location = useLocation();

@@ -1,12 +1,5 @@
-//! The app's one upload queue: the offline store, the evidence API and S3 through XMLHttpRequest.
+//! The app's one upload queue, over the app's store; `App` provides it to the capture screens.
+import { createDeviceUploadQueue } from '../lib/upload/uploadQueueContext';
 import { store } from './store';
-import { offlineStore } from '../lib/offline/offlineStore';
-import { createUploadQueue } from '../lib/upload/queue';
-import { apiTransport, xhrSender } from '../lib/upload/transport';
 
-export const uploadQueue = createUploadQueue({
-  store: offlineStore,
-  transport: apiTransport(store.dispatch),
-  sender: xhrSender,
-  dispatch: store.dispatch,
-});
+export const uploadQueue = createDeviceUploadQueue(store.dispatch);

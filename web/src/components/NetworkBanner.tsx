@@ -4,7 +4,7 @@
 //! online reloads the page.
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useAppSelector } from '../app/hooks';
+import { useAppSelector } from '../lib/store/hooks';
 import { useOnline } from '../lib/network/useOnline';
 import { parseStepSituation } from '../lib/offline/situations';
 import { useOfflineWaiting } from '../lib/offline/useOfflineCount';

@@ -2,7 +2,7 @@
 //! messages have a close button; sits above each screen's bottom bar (spec §9 offsets).
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../app/hooks';
+import { useAppDispatch, useAppSelector } from '../lib/store/hooks';
 import { hideSnackbar } from '../lib/ui/uiSlice';
 import { snackbarBottomOffset } from '../lib/ui/snackbarOffset';
 

@@ -1,7 +1,7 @@
 //! An upload row (spec §4): 'Uploaded', 'Error' with a retake and the reason in words, a progress
 //! bar with the remaining time ('Initializing...' before an estimate; after a failed attempt
 //! 'Upload failed, retrying (attempt n of m)...' and why it failed), or waiting for the network.
-import { useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../lib/store/hooks';
 import { formatDuration, formatFileSize, truncateName } from '../../lib/format/format';
 import type { CaptureInfo } from '../../lib/offline/offlineStore';
 import {

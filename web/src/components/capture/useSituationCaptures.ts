@@ -4,12 +4,13 @@
 //! before its upload starts. A capture leaves the offline store only once uploaded, so a lost
 //! network, a reload or a closed tab loses nothing.
 import { useCallback, useEffect, useState } from 'react';
-import { useAppDispatch } from '../../app/hooks';
-import { uploadQueue } from '../../app/uploadQueue';
+import { useAppDispatch } from '../../lib/store/hooks';
 import { sha256Hex } from '../../lib/hash/sha256';
 import { captureName, MEDIA_TYPE_OF } from '../../lib/media/capture';
 import type { LocationState } from '../../lib/media/useLocation';
 import { offlineStore, OfflineStoreFullError, type CaptureInfo, type StoredCapture } from '../../lib/offline/offlineStore';
+import type { UploadQueue } from '../../lib/upload/queue';
+import { useUploadQueue } from '../../lib/upload/uploadQueueContext';
 import { uploadRemoved } from '../../lib/upload/uploadSlice';
 import type { Recording } from './Recorder';
 
@@ -36,10 +37,15 @@ export function notSavedMessage(error: unknown): string {
 
 /**
  * Stores `recording` for `target` (offline, the store's limit applies; online the file is kept only
- * until it is sent) and, online, starts its upload. Resolves with the capture's id; rejects when the
- * device refused it (see `notSavedMessage`).
+ * until it is sent) and, online, starts its upload on `uploadQueue` (the app's, `useUploadQueue()`).
+ * Resolves with the capture's id; rejects when the device refused it (see `notSavedMessage`).
  */
-export async function storeRecording(recording: Recording, target: CaptureTarget, location: LocationState): Promise<string> {
+export async function storeRecording(
+  recording: Recording,
+  target: CaptureTarget,
+  location: LocationState,
+  uploadQueue: Pick<UploadQueue, 'upload'>,
+): Promise<string> {
   const id = crypto.randomUUID();
   const sha256 = await sha256Hex(recording.blob);
   await offlineStore.addCapture(
@@ -69,6 +75,7 @@ export async function storeRecording(recording: Recording, target: CaptureTarget
 /** The rows and previews of `situation`, kept current with the offline store; online, what waits is sent. */
 export function useSituationCaptures(situation: string | null | undefined, online: boolean) {
   const dispatch = useAppDispatch();
+  const uploadQueue = useUploadQueue();
   const [rows, setRows] = useState<CaptureInfo[]>([]);
   const [previews, setPreviews] = useState<Record<string, Blob>>({});
 
@@ -88,7 +95,7 @@ export function useSituationCaptures(situation: string | null | undefined, onlin
         return missing.length === 0 ? current : { ...current, ...Object.fromEntries(missing.map((c) => [c.id, c.blob])) };
       });
     }
-  }, []);
+  }, [uploadQueue]);
 
   useEffect(() => {
     if (!situation) return undefined;
@@ -108,7 +115,7 @@ export function useSituationCaptures(situation: string | null | undefined, onlin
   // Online, send what waits for this situation (resumed captures included).
   useEffect(() => {
     if (situation && online) void uploadQueue.uploadSituation(situation);
-  }, [situation, online]);
+  }, [situation, online, uploadQueue]);
 
   const addPreview = useCallback((id: string, preview: Blob) => setPreviews((current) => ({ ...current, [id]: preview })), []);
   /** Stops a capture's upload and forgets it (a retake of a failed row). */
@@ -119,7 +126,7 @@ export function useSituationCaptures(situation: string | null | undefined, onlin
       dispatch(uploadRemoved(id));
       setRows((current) => current.filter((c) => c.id !== id));
     },
-    [dispatch],
+    [dispatch, uploadQueue],
   );
 
   return { rows, previews, addPreview, discard };

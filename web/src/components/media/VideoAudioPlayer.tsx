@@ -4,7 +4,7 @@
 //! plays; the end sets playing off (spec §4 "Player"). The seek slider has a row of its own, the
 //! screen's width; Escape closes the player.
 import { useCallback, useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
-import { useAppDispatch } from '../../app/hooks';
+import { useAppDispatch } from '../../lib/store/hooks';
 import { formatDuration } from '../../lib/format/format';
 import { showSnackbar } from '../../lib/ui/uiSlice';
 import { useEscape } from '../useEscape';

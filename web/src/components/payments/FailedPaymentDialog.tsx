@@ -3,7 +3,7 @@
 //! is on checkout (without closing it, as spec §4 says), and otherwise closes it so the card picker
 //! underneath can be used.
 import { useLocation, useNavigate } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../lib/store/hooks';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { DIALOG, dialogClosed } from '../../lib/ui/uiSlice';
 

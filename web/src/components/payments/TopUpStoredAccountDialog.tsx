@@ -7,7 +7,7 @@
 //! clears the error); then, 1 second on, the user is refreshed and 'Your CreditCard Wallet has
 //! been topped-up.' is shown.
 import { useEffect, useState } from 'react';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../lib/store/hooks';
 import { api } from '../../lib/api/api';
 import { firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../lib/api/errors';
 import { ACTION_TOP_UP, useStoredAccountQuery, useUpdateStoredAccountMutation } from '../../lib/api/payments';

@@ -4,7 +4,7 @@
 //! with Stripe.js; a decline opens the failed-payment dialog, any other error shows the
 //! provider's message or 'An error occured please try again later' (sic).
 import { useCallback } from 'react';
-import { useAppDispatch } from '../../app/hooks';
+import { useAppDispatch } from '../../lib/store/hooks';
 import { firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../lib/api/errors';
 import { useCreatePaymentIntentMutation } from '../../lib/api/payments';
 import { confirmCardPayment, isCardDeclined } from '../../lib/stripe';
@@ -43,7 +43,7 @@ export function useCardPayment(attempt: Attempt) {
       attempt.settle();
       let result: Awaited<ReturnType<typeof confirmCardPayment>>;
       try {
-        result = await confirmCardPayment(intent.data.clientSecret);
+        result = await confirmCardPayment(intent.data.clientSecret, dispatch);
       } catch {
         return fail(CONFIRMATION_ERROR);
       }

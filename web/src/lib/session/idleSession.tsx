@@ -4,7 +4,7 @@
 //! stored session is a fresh one when the user comes back. An offline device skips it: the refresh
 //! could only fail, and would log the user out.
 import { useEffect } from 'react';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../store/hooks';
 import { api } from '../api/api';
 import { refreshSession } from '../api/baseQuery';
 import { idleTimeoutMs, watchIdle } from './idleTimer';

@@ -3,6 +3,7 @@
 import { Elements } from '@stripe/react-stripe-js';
 import type { Stripe } from '@stripe/stripe-js';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { useAppDispatch } from '../store/hooks';
 import { loadStripeClient } from './client';
 
 export type StripeStatus = 'loading' | 'ready' | 'failed';
@@ -15,8 +16,9 @@ export function useStripeStatus(): StripeStatus {
 }
 
 export function StripeElements({ children }: { children: ReactNode }) {
+  const dispatch = useAppDispatch();
   const [status, setStatus] = useState<StripeStatus>('loading');
-  const [stripe] = useState<Promise<Stripe | null>>(() => loadStripeClient().catch(() => null));
+  const [stripe] = useState<Promise<Stripe | null>>(() => loadStripeClient(dispatch).catch(() => null));
 
   useEffect(() => {
     let current = true;

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const dispatch = vi.fn();
-vi.mock('../../app/store', () => ({ store: { dispatch: (action: unknown) => dispatch(action) } }));
 vi.mock('../api/payments', () => ({ paymentsApi: { endpoints: { paymentsConfig: { initiate: () => 'config' } } } }));
 const loadStripe = vi.fn(async (key: string) => ({ key }));
 vi.mock('@stripe/stripe-js/pure', () => ({ loadStripe: (key: string) => loadStripe(key) }));
@@ -25,8 +24,8 @@ describe('loading Stripe.js', () => {
 
   it('loads the configured script once and the configured key', async () => {
     dispatch.mockResolvedValue({ data: { publishableKey: 'pk_test_abc', stripeJsUrl: 'https://js.example/v3/' } });
-    const first = loadStripeClient();
-    const second = loadStripeClient();
+    const first = loadStripeClient(dispatch);
+    const second = loadStripeClient(dispatch);
     await scriptLoaded('https://js.example/v3/');
     expect(await first).toEqual({ key: 'pk_test_abc' });
     expect(await second).toBe(await first);
@@ -37,17 +36,17 @@ describe('loading Stripe.js', () => {
 
   it('falls back to the local stand-in only when the config endpoint is missing (404)', async () => {
     dispatch.mockResolvedValue({ error: { status: 404, data: {} } });
-    const client = loadStripeClient();
+    const client = loadStripeClient(dispatch);
     await scriptLoaded(LOCAL_STRIPE_FALLBACK_CONFIG.stripeJsUrl);
     expect(await client).toEqual({ key: 'pk_test_local' });
   });
 
   it('fails on any other config error, and tries again on the next call', async () => {
     dispatch.mockResolvedValueOnce({ error: { status: 500, data: {} } });
-    await expect(loadStripeClient()).rejects.toThrow('Could not get the payments configuration');
+    await expect(loadStripeClient(dispatch)).rejects.toThrow('Could not get the payments configuration');
     expect(document.querySelectorAll('script')).toHaveLength(0);
     dispatch.mockResolvedValueOnce({ data: { publishableKey: 'pk_test_abc', stripeJsUrl: 'https://js.example/v3/' } });
-    const again = loadStripeClient();
+    const again = loadStripeClient(dispatch);
     await scriptLoaded('https://js.example/v3/');
     expect(await again).toEqual({ key: 'pk_test_abc' });
   });

@@ -6,9 +6,9 @@
 //! `@stripe/stripe-js/pure` (which never injects a script of its own) picks up `window.Stripe`.
 import { loadStripe } from '@stripe/stripe-js/pure';
 import type { PaymentIntentResult, Stripe, StripeError } from '@stripe/stripe-js';
-import { store } from '../../app/store';
 import { errorStatus } from '../api/errors';
 import { paymentsApi, type PaymentsConfig } from '../api/payments';
+import type { AppDispatch } from '../store/hooks';
 
 /**
  * Used only while GET /api/payments/config/ answers 404 (the endpoint not deployed yet):
@@ -19,8 +19,8 @@ export const LOCAL_STRIPE_FALLBACK_CONFIG: PaymentsConfig = {
   stripeJsUrl: 'http://127.0.0.1:8420/js.stripe.com/v3/',
 };
 
-async function fetchConfig(): Promise<PaymentsConfig> {
-  const request = store.dispatch(paymentsApi.endpoints.paymentsConfig.initiate(undefined, { subscribe: false }));
+async function fetchConfig(dispatch: AppDispatch): Promise<PaymentsConfig> {
+  const request = dispatch(paymentsApi.endpoints.paymentsConfig.initiate(undefined, { subscribe: false }));
   const result = await request;
   if (result.data) return result.data;
   if (errorStatus(result.error) === 404) return LOCAL_STRIPE_FALLBACK_CONFIG;
@@ -51,11 +51,14 @@ export function injectScriptOnce(url: string): Promise<void> {
 
 let client: Promise<Stripe> | null = null;
 
-/** The Stripe.js client, loaded once (a failed load is retried by the next call). */
-export function loadStripeClient(): Promise<Stripe> {
+/**
+ * The Stripe.js client, loaded once (a failed load is retried by the next call); `dispatch` asks
+ * the API for the configuration, with the session's token.
+ */
+export function loadStripeClient(dispatch: AppDispatch): Promise<Stripe> {
   if (!client) {
     client = (async () => {
-      const config = await fetchConfig();
+      const config = await fetchConfig(dispatch);
       await injectScriptOnce(config.stripeJsUrl);
       const stripe = await loadStripe(config.publishableKey);
       if (!stripe) throw new Error('Stripe.js not available');
@@ -69,8 +72,8 @@ export function loadStripeClient(): Promise<Stripe> {
 }
 
 /** Confirms a PaymentIntent with its saved payment method (wallet creation and top-ups, spec §4). */
-export async function confirmCardPayment(clientSecret: string): Promise<PaymentIntentResult> {
-  const stripe = await loadStripeClient();
+export async function confirmCardPayment(clientSecret: string, dispatch: AppDispatch): Promise<PaymentIntentResult> {
+  const stripe = await loadStripeClient(dispatch);
   return stripe.confirmCardPayment(clientSecret);
 }
 

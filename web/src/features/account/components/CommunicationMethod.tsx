@@ -1,7 +1,7 @@
 //! How confirmation codes reach the user: e-mail or SMS. The choice shows at once (the cached profile
 //! is patched before the call, spec §4 "Card actions"); a failure puts it back, fetches the profile
 //! again and says so (spec §8 "Optimistic communication-method update fails").
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { useChangeCommunicationMethodMutation } from '../api/accountApi';
 import { classifyFailure } from '../model/failures';

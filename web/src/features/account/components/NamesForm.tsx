@@ -2,7 +2,7 @@
 //! PATCH accounts/first-last-names/update/; no password needed.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
 import { showSnackbar } from '../../../lib/ui/uiSlice';

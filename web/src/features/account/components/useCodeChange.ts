@@ -3,7 +3,7 @@
 //! of the value go back to the first step, code errors stay under the code, a refused password token
 //! asks for the password again, anything else is the snackbar.
 import { useState } from 'react';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import type { CodeSent } from '../../../lib/api/types';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { classifyFailure } from '../model/failures';

@@ -4,7 +4,7 @@
 //! verification"); e-mail and phone then confirm a code sent to the new value.
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { fullAddress } from '../../../components/address';
 import { BottomSheet } from '../../../components/BottomSheet';
 import { PrimaryButton } from '../../../components/PrimaryButton';

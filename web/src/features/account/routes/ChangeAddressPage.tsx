@@ -4,7 +4,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { FormProvider, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { AddressForm, addressSchema, type Address } from '../../../components/address';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { useMeQuery } from '../../../lib/api/me';

@@ -4,7 +4,7 @@
 //! zones with a search. The choice is kept on this device (the persisted ui slice) and every date
 //! formatter follows it.
 import { useMemo, useState } from 'react';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
 import { deviceTimeZone, formatDate, formatDateTime, isTimeZone } from '../../../lib/format/format';
 import { timeZones } from '../../../lib/format/timeZone';
 import { selectTimeZone, timeZoneChosen } from '../../../lib/ui/uiSlice';

@@ -1,7 +1,7 @@
 //! The e-mail confirmation step of the account forms: the 6-digit code sent to `email` (purpose
 //! sign_up), 'Send a new code', and Back. A verified code's token goes to `onVerified`.
 import { useState } from 'react';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { ConfirmationCodeInput, JUST_ERROR } from '../../../components/ConfirmationCodeInput';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { firstErrorMessage } from '../../../lib/api/errors';

@@ -2,7 +2,7 @@
 //! failed call: a taken value or a server field error goes under its field; any other error is
 //! the first server message in the snackbar; a 5xx is left to the base query's generic message.
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import type { AppDispatch } from '../../../app/store';
+import type { AppDispatch } from '../../../lib/store/hooks';
 import { errorStatus, fieldErrors, firstErrorMessage } from '../../../lib/api/errors';
 import type { AvailabilityResponse } from '../../../lib/api/types';
 import { showSnackbar } from '../../../lib/ui/uiSlice';

@@ -1,7 +1,7 @@
 //! What the recovery screens share: a radio choice list, and what a failed call without a form
 //! field does (the first server message in the snackbar; a 5xx is left to the base query's generic
 //! message). Field errors go through the account forms' `showServerErrors`.
-import type { AppDispatch } from '../../../app/store';
+import type { AppDispatch } from '../../../lib/store/hooks';
 import { errorStatus, firstErrorMessage } from '../../../lib/api/errors';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { FALLBACK_MESSAGE } from '../model/serverErrors';

@@ -1,4 +1,4 @@
-// The capture screen with the app's store and upload queue against a fake evidence API (which, like
+// The capture screen with the app's reducer and the device's upload queue against a fake evidence API (which, like
 // the service, finds a folder by its id only): a new
 // situation's notice goes once its folder exists, Done opens the folder just filled, a capture
 // session is continued until Done, a second session of the day gets a folder name of its own, and
@@ -9,9 +9,12 @@ import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { store } from '../../../app/store';
 import { answer, serve } from '../../../components/payments/testing';
+import { configureStore } from '@reduxjs/toolkit';
+import { api } from '../../../lib/api/api';
 import { tokensReceived } from '../../../lib/session/loginInfoSlice';
+import { rootReducer } from '../../../lib/store/rootReducer';
+import { createDeviceUploadQueue, UploadQueueProvider } from '../../../lib/upload/uploadQueueContext';
 import { CAPTURE_SESSION_KEY } from '../model/captureSession';
 import { EvidencePage } from './EvidencePage';
 
@@ -74,6 +77,10 @@ vi.mock('../../../components/capture/Recorder', () => ({
     );
   },
 }));
+
+// One store and queue for the file, as the app has one of each.
+const store = configureStore({ reducer: rootReducer, middleware: (getDefault) => getDefault({ serializableCheck: false }).concat(api.middleware) });
+const uploadQueue = createDeviceUploadQueue(store.dispatch);
 
 const folderJson = (id: string, name: string) => ({
   id,
@@ -143,7 +150,9 @@ function openCapture(at: string) {
   );
   const view = render(
     <Provider store={store}>
-      <RouterProvider router={router} />
+      <UploadQueueProvider value={uploadQueue}>
+        <RouterProvider router={router} />
+      </UploadQueueProvider>
     </Provider>,
   );
   return { ...view, router };

@@ -9,7 +9,7 @@
 //! are listed above the camera, so a phone shows them without scrolling.
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
 import { BackControl } from '../../../components/BackControl';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { errorStatus } from '../../../lib/api/errors';
@@ -20,13 +20,13 @@ import { useLocation } from '../../../lib/media/useLocation';
 import { useOnline } from '../../../lib/network/useOnline';
 import type { CaptureInfo } from '../../../lib/offline/offlineStore';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
+import { useUploadQueue } from '../../../lib/upload/uploadQueueContext';
 import { selectSituationFolder } from '../../../lib/upload/uploadSlice';
 import { CaptureModeTabs } from '../../../components/capture/CaptureModeTabs';
 import { LocationHelpSheet } from '../../../components/capture/LocationHelpSheet';
 import { Recorder, type Recording } from '../../../components/capture/Recorder';
 import { UploadRow } from '../../../components/capture/UploadRow';
 import { notSavedMessage, storeRecording, useSituationCaptures } from '../../../components/capture/useSituationCaptures';
-import { uploadQueue } from '../../../app/uploadQueue';
 import { closeCaptureSession, openCaptureSession } from '../model/captureSession';
 
 export const LOCATION_OFF = 'Location is off: files will be saved without their place.';
@@ -47,6 +47,7 @@ export function EvidencePage({ below }: { below?: BelowCapture } = {}) {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
+  const uploadQueue = useUploadQueue();
   const online = useOnline();
   const location = useLocation();
   const [helpOpen, setHelpOpen] = useState(false);
@@ -84,7 +85,7 @@ export function EvidencePage({ below }: { below?: BelowCapture } = {}) {
   async function onCaptured(recording: Recording) {
     if (!situation) return;
     try {
-      const id = await storeRecording(recording, { situation, folderId, section, retakeOf }, location);
+      const id = await storeRecording(recording, { situation, folderId, section, retakeOf }, location, uploadQueue);
       if (recording.preview) addPreview(id, recording.preview);
     } catch (error) {
       dispatch(showSnackbar({ message: notSavedMessage(error), type: 'error' }));

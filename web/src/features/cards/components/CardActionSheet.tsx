@@ -2,7 +2,7 @@
 //! for Payments' when it already is) and 'Remove', each confirmed by its dialog; failures as
 //! spec §8 says.
 import { useState } from 'react';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { BottomSheet } from '../../../components/BottomSheet';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { errorStatus, firstErrorMessage } from '../../../lib/api/errors';

@@ -2,7 +2,7 @@
 //! the snackbar for messages.
 import { useElements, useStripe, CardElement } from '@stripe/react-stripe-js';
 import { useCallback } from 'react';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { useMeQuery } from '../../../lib/api/me';
 import {
   paymentsApi,

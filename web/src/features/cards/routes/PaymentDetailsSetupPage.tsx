@@ -3,7 +3,7 @@
 //! without a Promo Code' adds the card straight away. A saved card says 'Card was added'; 'Skip
 //! for now' (or leaving) goes on without one. Either way the user goes home.
 import { useNavigate } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { HOME } from '../../../lib/routing/accessTable';
 import { StripeElements } from '../../../lib/stripe';
 import { showSnackbar } from '../../../lib/ui/uiSlice';

@@ -3,7 +3,7 @@
 //! first, then opens the add-card dialog; 'Card was added' once it is done.
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { usePaymentMethodsQuery } from '../../../lib/api/payments';

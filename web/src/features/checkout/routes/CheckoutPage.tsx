@@ -8,8 +8,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useStore } from 'react-redux';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import type { RootState } from '../../../app/store';
+import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
+import type { RootState } from '../../../lib/store/hooks';
 import { alreadyReported, isDefinitive, useAttempt } from '../../../components/payments/attempt';
 import { FailedPaymentDialog } from '../../../components/payments/FailedPaymentDialog';
 import { InsufficientFundsDialog } from '../../../components/payments/InsufficientFundsDialog';

@@ -8,7 +8,7 @@
 //! A contributor's files are kept in memory only (not in the owner's offline store).
 import { useRef, useState } from 'react';
 import { Navigate, useParams } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { BackControl } from '../../../components/BackControl';
 import { CaptureModeTabs } from '../../../components/capture/CaptureModeTabs';
 import { FilePicker } from '../../../components/capture/FilePicker';

@@ -5,8 +5,8 @@
 //! account, and log out.
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { logOut } from '../../../app/store';
+import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
+import { logOut } from '../../../lib/session/logOut';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { api } from '../../../lib/api/api';

@@ -2,7 +2,7 @@
 //! a fresh presigned link from the download endpoint (the list's own links live 15 minutes and the
 //! page may have been open longer), then the image viewer or the player.
 import { useState } from 'react';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { ImageViewer } from '../../../components/media/ImageViewer';
 import { VideoAudioPlayer } from '../../../components/media/VideoAudioPlayer';
 import { EXPIRED_MESSAGE, useLazyDownloadItemQuery, type Item } from '../../../lib/api/evidence';

@@ -2,7 +2,7 @@
 //! leaving with a selection asks 'Leave this page?' first (in-app navigation and page unload alike).
 import { useEffect, useRef, useState } from 'react';
 import { useBlocker, useNavigate, useParams } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { firstErrorMessage } from '../../../lib/api/errors';

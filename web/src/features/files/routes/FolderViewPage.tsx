@@ -4,7 +4,7 @@
 //! section the app puts in from the sharing feature).
 import { useState, type ComponentType } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { BottomSheet } from '../../../components/BottomSheet';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { errorStatus, firstErrorMessage } from '../../../lib/api/errors';

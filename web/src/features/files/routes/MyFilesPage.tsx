@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useSelector } from 'react-redux';
 import { Link } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { BottomSheet } from '../../../components/BottomSheet';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { firstErrorMessage } from '../../../lib/api/errors';

@@ -3,7 +3,7 @@
 //! revoked, used up), submissions used of its maximum and its expiry, with Copy and, while active,
 //! Revoke (after a confirmation). Any participant makes and revokes links.
 import { useState } from 'react';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { PrimaryButton } from '../../../components/PrimaryButton';

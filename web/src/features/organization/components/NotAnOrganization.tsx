@@ -3,8 +3,8 @@
 //! public-only), so the way there logs this account out first, after asking.
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { logOut } from '../../../app/store';
+import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
+import { logOut } from '../../../lib/session/logOut';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { useEndSessionForOrganizationSignUpMutation } from '../api/organizationApi';

@@ -1,4 +1,4 @@
-// Capture into a step of an organization folder with the app's store, offline store and upload
+// Capture into a step of an organization folder with the app's reducer, offline store and upload
 // queue (as /evidence): the step's words, only the modes its media types allow, and each capture
 // created in the folder with the step's id. The camera, the device's store and the bytes' sender
 // are replaced at the module boundary, as in EvidencePage's test.
@@ -7,9 +7,12 @@ import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { store } from '../../../app/store';
 import { serve, type ApiCall } from '../../../components/payments/testing';
+import { configureStore } from '@reduxjs/toolkit';
+import { api } from '../../../lib/api/api';
 import { tokensReceived } from '../../../lib/session/loginInfoSlice';
+import { rootReducer } from '../../../lib/store/rootReducer';
+import { createDeviceUploadQueue, UploadQueueProvider } from '../../../lib/upload/uploadQueueContext';
 import { apiFolderSummary, apiTemplateStep } from '../testing/helpers';
 import { OrganizationEvidencePage } from './OrganizationEvidencePage';
 
@@ -70,6 +73,10 @@ vi.mock('../../../components/capture/Recorder', () => ({
   },
 }));
 
+// One store and queue for the file, as the app has one of each.
+const store = configureStore({ reducer: rootReducer, middleware: (getDefault) => getDefault({ serializableCheck: false }).concat(api.middleware) });
+const uploadQueue = createDeviceUploadQueue(store.dispatch);
+
 const folder = {
   ...apiFolderSummary(),
   steps: [{ ...apiTemplateStep({ id: 'st-2', name: 'Damage', media_types: ['video', 'image'] }), complete: false, items: [] }],
@@ -85,7 +92,9 @@ function open() {
   );
   render(
     <Provider store={store}>
-      <RouterProvider router={router} />
+      <UploadQueueProvider value={uploadQueue}>
+        <RouterProvider router={router} />
+      </UploadQueueProvider>
     </Provider>,
   );
   return router;

@@ -6,13 +6,13 @@
 //! the folder.
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
-import { uploadQueue } from '../../../app/uploadQueue';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { BackControl } from '../../../components/BackControl';
 import { CaptureModeTabs } from '../../../components/capture/CaptureModeTabs';
 import { LocationHelpSheet } from '../../../components/capture/LocationHelpSheet';
 import { Recorder, type Recording } from '../../../components/capture/Recorder';
 import { UploadRow } from '../../../components/capture/UploadRow';
+import { useUploadQueue } from '../../../lib/upload/uploadQueueContext';
 import { notSavedMessage, storeRecording, useSituationCaptures } from '../../../components/capture/useSituationCaptures';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { PrimaryButton } from '../../../components/PrimaryButton';
@@ -59,6 +59,7 @@ export function OrganizationEvidencePage() {
 
 function StepCapture({ folderId, step, expired }: { folderId: string; step: FolderStep; expired: boolean }) {
   const dispatch = useAppDispatch();
+  const uploadQueue = useUploadQueue();
   const online = useOnline();
   const location = useLocation();
   const [helpOpen, setHelpOpen] = useState(false);
@@ -70,7 +71,7 @@ function StepCapture({ folderId, step, expired }: { folderId: string; step: Fold
 
   async function onCaptured(recording: Recording) {
     try {
-      const id = await storeRecording(recording, { situation, folderId, stepId: step.id }, location);
+      const id = await storeRecording(recording, { situation, folderId, stepId: step.id }, location, uploadQueue);
       if (recording.preview) addPreview(id, recording.preview);
     } catch (error) {
       dispatch(showSnackbar({ message: notSavedMessage(error), type: 'error' }));

@@ -6,7 +6,7 @@
 //! contribution links.
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { BackControl } from '../../../components/BackControl';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { InfoBanner } from '../../../components/InfoBanner';

@@ -3,7 +3,7 @@
 //! the role matrix (model/permissions.ts): invite and revoke (owner, admin), remove (owner: anyone
 //! but themself; admin: members), change a role (owner). Members see the list only.
 import { useState } from 'react';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { PrimaryButton } from '../../../components/PrimaryButton';

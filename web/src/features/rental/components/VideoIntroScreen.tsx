@@ -2,7 +2,7 @@
 //! and "Don't show me this page again". For the interior only, a dialog first recommends keeping
 //! the recording under 90 seconds (spec §9).
 import { useState } from 'react';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { introHidden } from '../../../lib/ui/uiSlice';

@@ -4,7 +4,7 @@
 //! `/evidence`, which comes back here.
 import { useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/store/hooks';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { useFolderQuery, useItemsQuery } from '../../../lib/api/evidence';
 import { firstErrorMessage } from '../../../lib/api/errors';

@@ -3,7 +3,7 @@
 //! folder is created and its capture screen opens. `?pickup=<folderId>` starts a Return of it.
 import { useReducer, useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { useFoldersQuery } from '../../../lib/api/evidence';
 import { firstErrorMessage } from '../../../lib/api/errors';

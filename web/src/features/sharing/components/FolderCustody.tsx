@@ -4,7 +4,7 @@
 //! (sharing/folder/{id}/authenticate/), which walks every file's chain and says it is intact or
 //! names the first entry that does not hold. With an item, only that file (its Details sheet).
 import { useId } from 'react';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { alreadyReported } from '../../../components/payments/attempt';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { firstErrorMessage } from '../../../lib/api/errors';

@@ -4,7 +4,7 @@
 //! public link switched on or off, with the link to copy; its conversation ('Messages'). Refreshes itself while copies are made.
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { alreadyReported } from '../../../components/payments/attempt';
 import { PrimaryButton } from '../../../components/PrimaryButton';

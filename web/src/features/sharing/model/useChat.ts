@@ -4,7 +4,7 @@
 //! Each read asks only for what came after the last number it has; a send carries its own client
 //! id, so retrying a failed send never doubles the message.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { alreadyReported } from '../../../components/payments/attempt';
 import { firstErrorMessage } from '../../../lib/api/errors';
 import { sharingApi, usePostChatMessageMutation } from '../api/sharingApi';

@@ -5,7 +5,7 @@
 //! conversation, with the way back to the list.
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { BackControl } from '../../../components/BackControl';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PrimaryButton } from '../../../components/PrimaryButton';

@@ -1,7 +1,7 @@
 //! `/get-access-confirm?copyType=` (open to anyone): the code was right and the folder token is
 //! kept; on to the shared folder of the copy type (authenticated or unauthenticated view).
 import { Link, useSearchParams } from 'react-router';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/store/hooks';
 import { START } from '../../../lib/routing/accessTable';
 import { COPY_TYPE_LABELS, MESSAGES } from '../model/labels';
 import { AUTH_SHARED_FOLDER, sharedFolderUrl, UNAUTH_SHARED_FOLDER } from '../model/paths';

@@ -5,7 +5,7 @@
 //! §3 Login state), and the visitor goes on to /get-access-confirm.
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { ConfirmationCodeInput } from '../../../components/ConfirmationCodeInput';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { alreadyReported } from '../../../components/payments/attempt';

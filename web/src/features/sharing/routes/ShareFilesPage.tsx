@@ -4,7 +4,7 @@
 //! draft, then to /type-of-copy.
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
 import { BackControl } from '../../../components/BackControl';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { PrimaryButton } from '../../../components/PrimaryButton';

@@ -8,7 +8,7 @@
 //! token ('folder_token_invalid') shows the service's message and a way back.
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
 import { ImageViewer } from '../../../components/media/ImageViewer';
 import { VideoAudioPlayer } from '../../../components/media/VideoAudioPlayer';
 import { PrimaryButton } from '../../../components/PrimaryButton';

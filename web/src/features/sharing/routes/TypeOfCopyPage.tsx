@@ -3,7 +3,7 @@
 //! price per recipient and a preview of the watermark banner each copy will carry.
 import { useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
 import { BackControl } from '../../../components/BackControl';
 import { formatMoney } from '../../../components/payments/money';
 import { PrimaryButton } from '../../../components/PrimaryButton';

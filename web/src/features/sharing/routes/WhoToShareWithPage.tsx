@@ -2,7 +2,7 @@
 //! phone (spec §5 rules and messages), at most 20, each once; the price of the copies from
 //! payments/sharing-price/calculate/ by card and from the CreditCard Wallet; then checkout.
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
 import { BackControl } from '../../../components/BackControl';
 import { formatMoney } from '../../../components/payments/money';
 import { PrimaryButton } from '../../../components/PrimaryButton';

@@ -8,7 +8,7 @@
 //! updated.' and back to settings.
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { alreadyReported, useAttempt } from '../../../components/payments/attempt';
 import { afterConfirmation, useCardPayment } from '../../../components/payments/useCardPayment';
 import type { WalletValues } from '../../../components/payments/WalletForm';

@@ -5,7 +5,7 @@
 //! failed-payment dialogs live here (spec §2, §4, §8).
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store/hooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { FailedPaymentDialog } from '../../../components/payments/FailedPaymentDialog';
 import { InsufficientFundsDialog } from '../../../components/payments/InsufficientFundsDialog';
