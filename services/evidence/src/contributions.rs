@@ -10,11 +10,11 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
-    AppState,
     domain::{self, Name},
     error::EvidenceError,
     items::{self, Contribution, Item, NewItem, PartUrls, Upload},
     org_folders,
+    state::AppState,
     storage::PresignedPost,
 };
 

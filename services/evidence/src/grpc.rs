@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use evidentia_common::{
     errors::FieldError,
-    grpc::{Caller, user_of},
+    grpc::{caller_of, user_of},
     time::{datetime, timestamp},
 };
 use evidentia_proto::evidence::v1::{
@@ -13,13 +13,14 @@ use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
 use crate::{
-    AppState, contributions,
+    contributions,
     domain::{self, MediaType, Name, Rental},
     error::EvidenceError,
     folders::{self, Folder, NewFolder},
     items::{self, Item, NewItem, Retake, Upload},
     org_folders::{self, Decision, OrgFolder},
     organizations::{self, FolderAccess, Membership},
+    state::AppState,
     templates::{self, StepInput, Template, TemplateInput},
     usage,
 };
@@ -238,7 +239,7 @@ impl EvidenceApi {
         request: &Request<T>,
         folder_id: Uuid,
     ) -> Result<FolderAccess, EvidenceError> {
-        let caller = Caller::from_metadata(request.metadata());
+        let caller = caller_of(request);
         let user = caller.require_user().map_err(|_| EvidenceError::NotFound)?;
         let mut conn = self.conn().await?;
         organizations::folder(
@@ -257,7 +258,7 @@ impl EvidenceApi {
         request: &Request<T>,
         item_id: Uuid,
     ) -> Result<FolderAccess, EvidenceError> {
-        let caller = Caller::from_metadata(request.metadata());
+        let caller = caller_of(request);
         let user = caller.require_user().map_err(|_| EvidenceError::NotFound)?;
         let mut conn = self.conn().await?;
         organizations::item(&mut conn, &*self.state.memberships, &caller, user, item_id).await
@@ -265,7 +266,7 @@ impl EvidenceApi {
 
     /// The caller's organization membership (`NotFound` without one).
     async fn membership<T>(&self, request: &Request<T>) -> Result<Membership, Status> {
-        let caller = Caller::from_metadata(request.metadata());
+        let caller = caller_of(request);
         caller.require_user()?;
         Ok(organizations::require(&*self.state.memberships, &caller).await?)
     }

@@ -13,10 +13,10 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
-    AppState,
     domain::{self, MediaType, Name},
     error::EvidenceError,
     folders,
+    state::AppState,
     storage::PresignedPost,
 };
 

@@ -4,94 +4,12 @@
 //! `owner_id` is the organization's owner, so the rest of this service (uploads, usage, storage
 //! dates, extensions) treats it like any folder of theirs.
 
-use async_trait::async_trait;
-use evidentia_common::grpc::{Caller, TracePropagation};
-use evidentia_proto::accounts::v1::{
-    GetOrganizationRequest, accounts_service_client::AccountsServiceClient,
-};
+use evidentia_common::grpc::Caller;
 use sqlx::PgConnection;
-use tonic::{Code, codegen::InterceptedService, transport::Channel};
 use uuid::Uuid;
 
 use crate::error::EvidenceError;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    Owner,
-    Admin,
-    Member,
-}
-
-impl Role {
-    fn parse(value: &str) -> Self {
-        match value {
-            "owner" => Self::Owner,
-            "admin" => Self::Admin,
-            _ => Self::Member,
-        }
-    }
-
-    /// Owners and admins shape the organization's work: templates, and renaming or deleting
-    /// what is in its folders (the role matrix in docs/decisions.md).
-    pub fn manages(self) -> bool {
-        matches!(self, Self::Owner | Self::Admin)
-    }
-}
-
-/// The caller's organization, as accounts knows it now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Membership {
-    pub organization_id: Uuid,
-    pub owner_id: Uuid,
-    pub role: Role,
-}
-
-impl Membership {
-    pub fn require_manager(&self) -> Result<(), EvidenceError> {
-        if self.role.manages() {
-            Ok(())
-        } else {
-            Err(EvidenceError::Forbidden)
-        }
-    }
-}
-
-#[async_trait]
-pub trait Memberships: Send + Sync {
-    /// `None` when the caller belongs to no organization.
-    async fn of(&self, caller: &Caller) -> Result<Option<Membership>, EvidenceError>;
-}
-
-/// Asks accounts' `GetOrganization` as the caller.
-pub struct AccountsMemberships(
-    pub AccountsServiceClient<InterceptedService<Channel, TracePropagation>>,
-);
-
-#[async_trait]
-impl Memberships for AccountsMemberships {
-    async fn of(&self, caller: &Caller) -> Result<Option<Membership>, EvidenceError> {
-        match self
-            .0
-            .clone()
-            .get_organization(caller.request(GetOrganizationRequest {}))
-            .await
-        {
-            Ok(found) => {
-                let found = found.into_inner();
-                let id = |v: &str| Uuid::parse_str(v).map_err(anyhow::Error::from);
-                Ok(Some(Membership {
-                    organization_id: id(&found.id)?,
-                    owner_id: id(&found.owner_id)?,
-                    role: Role::parse(&found.role),
-                }))
-            }
-            Err(status) if status.code() == Code::NotFound => Ok(None),
-            Err(status) => Err(EvidenceError::Internal(anyhow::anyhow!(
-                "accounts GetOrganization: {status}"
-            ))),
-        }
-    }
-}
+pub use crate::memberships::{Membership, Memberships, Role};
 
 /// The caller's membership, or `NotFound` (an individual account has no organization to show).
 pub async fn require(

@@ -1,0 +1,128 @@
+//! Builds the evidence service from a configuration and an already-bound listener (tests bind
+//! port 0): its state, consumers, sweeper and gRPC server.
+
+use std::{sync::Arc, time::Duration};
+
+use evidentia_common::{
+    config::ServiceConfig,
+    consumer::Consumers,
+    grpc as rpc,
+    service::{Infrastructure, Service},
+};
+use evidentia_proto::{
+    accounts::v1::accounts_service_client::AccountsServiceClient,
+    events::v1::{AccountCreated, AccountPurged, ItemUploaded, StorageExtensionPaid},
+    evidence::v1::evidence_service_server::EvidenceServiceServer,
+};
+use sqlx::migrate::Migrator;
+use tokio_util::sync::CancellationToken;
+
+use crate::{
+    config::{Config, GeocoderConfig},
+    folders,
+    geocode::{Gazetteer, Geocoder, Nominatim},
+    grpc::EvidenceApi,
+    memberships::AccountsMemberships,
+    state::AppState,
+    storage::MediaStore,
+    sweeper, thumbnails, usage, verify,
+};
+
+pub static MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
+
+pub struct EvidenceService;
+
+impl Service for EvidenceService {
+    const NAME: &'static str = "evidence";
+    type Config = Config;
+
+    fn config() -> anyhow::Result<Config> {
+        Ok(Config::from_env()?)
+    }
+
+    fn common(config: &Config) -> &ServiceConfig {
+        &config.service
+    }
+
+    fn migrations() -> &'static Migrator {
+        &MIGRATIONS
+    }
+
+    async fn run(
+        config: Config,
+        listener: tokio::net::TcpListener,
+        shutdown: CancellationToken,
+    ) -> anyhow::Result<()> {
+        let store = Arc::new(MediaStore::connect(&config.s3).await?);
+        store.check_bucket().await?;
+        let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
+        let consumers = Consumers::new("evidence", infra.pool.clone(), config.service.amqp.clone())
+            .on::<AccountCreated, _>("open-storage-account", usage::OpenOnSignUp)
+            .on::<StorageExtensionPaid, _>("extend-on-payment", folders::ExtendOnPayment)
+            .on::<AccountPurged, _>(
+                "purge-account",
+                folders::PurgeOnAccountPurged {
+                    store: store.clone(),
+                },
+            )
+            .on::<ItemUploaded, _>(
+                "verify-upload",
+                verify::VerifyOnUpload {
+                    store: store.clone(),
+                },
+            )
+            .on::<ItemUploaded, _>(
+                "make-thumbnail",
+                thumbnails::ThumbnailOnUpload {
+                    store: store.clone(),
+                    posters: Arc::new(thumbnails::Ffmpeg {
+                        program: config.media.ffmpeg.clone(),
+                        timeout: Duration::from_secs(config.media.ffmpeg_timeout_seconds),
+                    }),
+                },
+            );
+        infra.consume(consumers, &shutdown);
+        let gazetteer: Arc<dyn Geocoder> = Arc::new(Gazetteer::default());
+        let geocoder: Arc<dyn Geocoder> = match &config.geocoder {
+            GeocoderConfig::Offline => gazetteer,
+            GeocoderConfig::Nominatim {
+                url,
+                user_agent,
+                timeout_ms,
+            } => Arc::new(Nominatim::new(
+                url,
+                user_agent,
+                Duration::from_millis(*timeout_ms),
+                gazetteer,
+            )?),
+        };
+        let memberships = Arc::new(AccountsMemberships(
+            AccountsServiceClient::with_interceptor(
+                rpc::channel(&config.accounts_url)?,
+                rpc::TracePropagation,
+            ),
+        ));
+        let config = Arc::new(config);
+        infra.tasks.spawn(sweeper::run(
+            infra.pool.clone(),
+            store.clone(),
+            config.clone(),
+            shutdown.clone(),
+        ));
+        let state = AppState {
+            config,
+            pool: infra.pool.clone(),
+            store,
+            geocoder,
+            memberships,
+        };
+        let health = infra.health_service(
+            &["evidentia.evidence.v1.EvidenceService"],
+            vec![state.store.clone()],
+        );
+        let router = rpc::server()
+            .add_service(health)
+            .add_service(EvidenceServiceServer::new(EvidenceApi { state }));
+        infra.serve(router, listener, shutdown).await
+    }
+}
