@@ -1,15 +1,21 @@
 //! gRPC plumbing: the server (health service, one span per call continuing the caller's trace,
-//! graceful shutdown) and clients (trace context and the verified user in metadata).
+//! the caller read once from metadata, graceful shutdown) and clients (trace context and the
+//! verified user in metadata).
 
-use std::{net::SocketAddr, time::Duration};
+use std::{
+    net::SocketAddr,
+    task::{Context, Poll},
+    time::Duration,
+};
 
 use tokio_stream::wrappers::TcpListenerStream;
 use tokio_util::sync::CancellationToken;
+use tower::layer::util::{Identity, Stack};
 use tonic::{
     Request, Status,
     metadata::{MetadataMap, MetadataValue},
     service::Interceptor,
-    transport::{Channel, Endpoint, server::Router},
+    transport::{Channel, Endpoint},
 };
 use uuid::Uuid;
 
@@ -24,8 +30,12 @@ pub const USER_AGENT: &str = "x-user-agent";
 /// Metadata key of the gateway's request id.
 pub const REQUEST_ID: &str = "x-request-id";
 
-/// A configured server builder: every call gets a span that continues the caller's trace.
-pub fn server() -> tonic::transport::Server {
+/// The router every service builds on [`server`].
+pub type Router = tonic::transport::server::Router<Stack<CallerLayer, Identity>>;
+
+/// A configured server builder: every call gets a span that continues the caller's trace, and
+/// its [`Caller`] in the request's extensions (read by [`caller_of`] and [`user_of`]).
+pub fn server() -> tonic::transport::Server<Stack<CallerLayer, Identity>> {
     tonic::transport::Server::builder()
         .timeout(Duration::from_secs(30))
         .trace_fn(|req: &http::Request<()>| {
@@ -40,6 +50,44 @@ pub fn server() -> tonic::transport::Server {
             telemetry::set_parent_from(&span, &telemetry::HeaderExtractor(req.headers()));
             span
         })
+        .layer(CallerLayer)
+}
+
+/// Reads the [`Caller`] from every incoming call's headers into its extensions, so a handler
+/// never parses metadata itself.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CallerLayer;
+
+impl<S> tower::Layer<S> for CallerLayer {
+    type Service = CallerService<S>;
+    fn layer(&self, inner: S) -> Self::Service {
+        CallerService { inner }
+    }
+}
+
+/// The service [`CallerLayer`] wraps around every gRPC service.
+#[derive(Debug, Clone)]
+pub struct CallerService<S> {
+    inner: S,
+}
+
+impl<S, B> tower::Service<http::Request<B>> for CallerService<S>
+where
+    S: tower::Service<http::Request<B>>,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: http::Request<B>) -> Self::Future {
+        let caller = Caller::from_headers(request.headers());
+        request.extensions_mut().insert(caller);
+        self.inner.call(request)
+    }
 }
 
 /// Adds the standard gRPC health service, marks `services` SERVING, and serves on `listener`
@@ -98,7 +146,12 @@ impl opentelemetry::propagation::Injector for MetadataInjector<'_> {
 /// The user the gateway verified for `request`, or `Unauthenticated`: the first line of every
 /// handler that acts for a signed-in user.
 pub fn user_of<T>(request: &Request<T>) -> Result<Uuid, Status> {
-    Caller::from_metadata(request.metadata()).require_user()
+    caller_of(request).require_user()
+}
+
+/// Who sent `request`, as [`CallerLayer`] read it (nobody when the call did not pass the layer).
+pub fn caller_of<T>(request: &Request<T>) -> Caller {
+    request.extensions().get::<Caller>().cloned().unwrap_or_default()
 }
 
 /// Who is calling, as the gateway established it. Services read it from metadata.
@@ -111,10 +164,10 @@ pub struct Caller {
 }
 
 impl Caller {
-    /// Reads the caller from a request's metadata.
-    pub fn from_metadata(metadata: &MetadataMap) -> Self {
+    /// Reads the caller from a call's headers (gRPC metadata travels as HTTP/2 headers).
+    fn from_headers(headers: &http::HeaderMap) -> Self {
         let text = |key: &str| {
-            metadata
+            headers
                 .get(key)
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned)

@@ -21,7 +21,7 @@ use sqlx::{PgPool, migrate::Migrator};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use tonic::transport::server::Router;
+use crate::grpc::Router;
 
 use crate::{config::ServiceConfig, consumer::Consumers, db, grpc, outbox, shutdown, telemetry};
 

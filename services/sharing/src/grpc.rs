@@ -4,7 +4,7 @@
 use evidentia_common::{
     contact::{Email, PhoneNumber},
     errors::FieldError,
-    grpc::{Caller, user_of},
+    grpc::{Caller, caller_of, user_of},
     idempotency,
     time::timestamp,
 };
@@ -462,13 +462,13 @@ impl SharingApi {
     /// A recipient when an access token comes, else the signed-in owner.
     async fn participant(
         &self,
-        metadata: &tonic::metadata::MetadataMap,
+        caller: &Caller,
         access_token: &str,
         share_id: &str,
     ) -> Result<Participant, Status> {
         let share_id = id(share_id)?;
         if access_token.is_empty() {
-            let owner = Caller::from_metadata(metadata).require_user()?;
+            let owner = caller.require_user()?;
             Ok(chat::as_owner(&self.state.pool, owner, share_id).await?)
         } else {
             Ok(
@@ -760,9 +760,10 @@ impl SharingRpc for SharingApi {
     }
 
     async fn get_chat(&self, request: Request<pb::GetChatRequest>) -> Reply<pb::Chat> {
-        let (metadata, _, req) = request.into_parts();
+        let caller = caller_of(&request);
+        let req = request.into_inner();
         let who = self
-            .participant(&metadata, &req.access_token, &req.share_id)
+            .participant(&caller, &req.access_token, &req.share_id)
             .await?;
         let found = chat::read(&self.state.pool, &who, req.after).await?;
         Ok(Response::new(pb::Chat {
@@ -778,9 +779,10 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::PostChatMessageRequest>,
     ) -> Reply<pb::ChatMessage> {
-        let (metadata, _, req) = request.into_parts();
+        let caller = caller_of(&request);
+        let req = request.into_inner();
         let who = self
-            .participant(&metadata, &req.access_token, &req.share_id)
+            .participant(&caller, &req.access_token, &req.share_id)
             .await?;
         let draft = Draft::parse(&req.client_message_id, &req.content)?;
         let deps = chat::PostDeps {
@@ -797,8 +799,9 @@ impl SharingRpc for SharingApi {
         &self,
         request: Request<pb::ArchiveChatRequest>,
     ) -> Reply<pb::ArchiveChatResponse> {
-        let (metadata, _, req) = request.into_parts();
-        let who = self.participant(&metadata, "", &req.share_id).await?;
+        let caller = caller_of(&request);
+        let req = request.into_inner();
+        let who = self.participant(&caller, "", &req.share_id).await?;
         chat::archive(&self.state.pool, &who, req.confirm).await?;
         Ok(Response::new(pb::ArchiveChatResponse {}))
     }
