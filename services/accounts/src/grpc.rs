@@ -1,7 +1,7 @@
 //! The gRPC surface of accounts: converts proto messages to domain values and back, nothing else.
 
 use evidentia_common::{
-    grpc::{Caller, user_of},
+    grpc::{caller_of, user_of},
     time::timestamp,
 };
 use evidentia_proto::accounts::v1::{
@@ -18,7 +18,7 @@ use crate::{
     organizations::{self, Invitee},
     profile::{self, Change, NewContact},
     recovery::{self, Proof},
-    startup::AppState,
+    state::AppState,
     support,
     tokens::{self, Rotation, TokenPair},
     users::{self, NewAccount},
@@ -65,13 +65,13 @@ fn id(value: &str, not_found: &'static str) -> Result<uuid::Uuid, AccountsError>
 
 /// The signed-in caller and where the request came from.
 fn signed<T>(request: &Request<T>) -> Result<(uuid::Uuid, Seen), Status> {
-    let caller = Caller::from_metadata(request.metadata());
+    let caller = caller_of(request);
     let user_id = caller.require_user()?;
     Ok((user_id, Seen::from(&caller)))
 }
 
 fn seen<T>(request: &Request<T>) -> Seen {
-    Seen::from(&Caller::from_metadata(request.metadata()))
+    Seen::from(&caller_of(request))
 }
 
 fn done() -> Response<pb::Done> {
@@ -333,7 +333,7 @@ impl AccountsRpc for AccountsApi {
         &self,
         request: Request<pb::ContactMessage>,
     ) -> Result<Response<pb::ContactMessageResponse>, Status> {
-        let caller = Caller::from_metadata(request.metadata());
+        let caller = caller_of(&request);
         let req = request.into_inner();
         let message =
             support::ContactMessage::parse(&req.name, &req.email, &req.subject, &req.message)
@@ -399,7 +399,7 @@ impl AccountsRpc for AccountsApi {
         &self,
         request: Request<pb::ResetPasswordRequest>,
     ) -> Result<Response<pb::TokenPair>, Status> {
-        let caller = Caller::from_metadata(request.metadata());
+        let caller = caller_of(&request);
         let seen = Seen::from(&caller);
         let req = request.into_inner();
         let mut fields = Fields::default();

@@ -14,6 +14,7 @@ pub mod profile;
 pub mod recovery;
 pub use evidentia_common::sms;
 pub mod startup;
+pub mod state;
 pub mod support;
 pub mod tokens;
 pub mod users;

@@ -1,4 +1,5 @@
-//! Builds the accounts service from its configuration on an already-bound listener.
+//! Builds the accounts service from its configuration on an already-bound listener: its state,
+//! the purger and the gRPC server.
 
 use std::sync::Arc;
 
@@ -8,8 +9,7 @@ use evidentia_common::{
     service::{Infrastructure, Service},
 };
 use evidentia_proto::accounts::v1::accounts_service_server::AccountsServiceServer;
-use redis::aio::ConnectionManager;
-use sqlx::{PgPool, migrate::Migrator};
+use sqlx::migrate::Migrator;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
@@ -18,19 +18,10 @@ use crate::{
     grpc::AccountsApi,
     mailer::{Mailer, SmtpMailer},
     sms::{self, SmsSender},
+    state::AppState,
 };
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
-
-/// What every request handler can reach.
-#[derive(Clone)]
-pub struct AppState {
-    pub config: Arc<Config>,
-    pub pool: PgPool,
-    pub redis: ConnectionManager,
-    pub mailer: Arc<dyn Mailer>,
-    pub sms: Arc<dyn SmsSender>,
-}
 
 pub struct AccountsService;
 
