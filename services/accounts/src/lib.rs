@@ -15,6 +15,7 @@ pub mod recovery;
 pub use evidentia_common::sms;
 pub mod startup;
 pub mod state;
+pub mod store;
 pub mod support;
 pub mod tokens;
 pub mod users;
