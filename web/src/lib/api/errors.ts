@@ -47,3 +47,23 @@ export function errorStatus(error: unknown): number | undefined {
   }
   return undefined;
 }
+
+/** The HTTP status of an error, also for an answer whose body was not JSON (`originalStatus`). */
+function statusOf(error: unknown): number | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const e = error as { status?: unknown; originalStatus?: unknown };
+  if (typeof e.status === 'number') return e.status;
+  return typeof e.originalStatus === 'number' ? e.originalStatus : undefined;
+}
+
+/** True when the server answered for good (a 4xx): the same key would only replay that answer. */
+export function isDefinitive(error: unknown): boolean {
+  const status = statusOf(error);
+  return status !== undefined && status >= 400 && status < 500;
+}
+
+/** True for a 5xx: the base query has already shown the generic message (spec §8). */
+export function alreadyReported(error: unknown): boolean {
+  const status = statusOf(error);
+  return status !== undefined && status >= 500;
+}

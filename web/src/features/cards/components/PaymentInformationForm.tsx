@@ -12,7 +12,7 @@ import { EMPTY_ADDRESS, fullAddress, type Address } from '../../../components/ad
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
-import { formatMoney } from '../../../components/payments/money';
+import { formatMoney } from '../../../lib/format/money';
 import { useMeQuery } from '../../../lib/api/me';
 import { usePaymentMethodsQuery, usePricingQuery } from '../../../lib/api/payments';
 import type { Profile } from '../../../lib/api/types';

@@ -29,4 +29,4 @@ export function brandIcon(brand: string | null | undefined): BrandIconName {
 }
 
 // A card's title in the list and the action sheet is the app's one title (brand, masked digits).
-export { brandName, cardTitle } from '../../../components/payments/cardTitle';
+export { brandName, cardTitle } from '../../payments';

@@ -1,6 +1,6 @@
 //! A price breakdown: price, service fee, processing fee, wallet saving, total; by card, from the
 //! wallet, or both side by side.
-import { formatMoney } from '../../../components/payments/money';
+import { formatMoney } from '../../../lib/format/money';
 import type { Breakdown } from '../../../lib/api/payments';
 import { breakdownRows, type BreakdownRow, type PayWith } from '../model/checkout';
 

@@ -1,6 +1,6 @@
 //! Checkout's rules as plain functions: what is bought (from the address), the price breakdown's
 //! rows by way of payment, where a paid purchase leads, and which answer is a card decline.
-import { formatMoney } from '../../../components/payments/money';
+import { formatMoney } from '../../../lib/format/money';
 import type { Breakdown, Transaction } from '../../../lib/api/payments';
 
 export type PayWith = 'wallet' | 'card';

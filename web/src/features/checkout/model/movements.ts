@@ -1,8 +1,8 @@
 //! The transaction-info list: every money movement (wallet creation, top-ups, auto top-ups,
 //! transfers for a purchase, promo credits, purchases, refunds, the first card authorisation, and
 //! declined card charges) named for people, with the card it used or 'Wallet'.
-import { cardTitle } from '../../../components/payments/cardTitle';
-import { formatMoney } from '../../../components/payments/money';
+import { cardTitle } from '../../payments';
+import { formatMoney } from '../../../lib/format/money';
 import type { Movement } from '../../../lib/api/payments';
 
 const LABELS: Record<string, string> = {

@@ -10,15 +10,11 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useStore } from 'react-redux';
 import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
 import type { RootState } from '../../../lib/store/hooks';
-import { alreadyReported, isDefinitive, useAttempt } from '../../../components/payments/attempt';
-import { FailedPaymentDialog } from '../../../components/payments/FailedPaymentDialog';
-import { InsufficientFundsDialog } from '../../../components/payments/InsufficientFundsDialog';
-import { formatMoney } from '../../../components/payments/money';
-import { TopUpStoredAccountDialog } from '../../../components/payments/TopUpStoredAccountDialog';
-import { cardTitle } from '../../../components/payments/WalletForm';
+import { formatMoney } from '../../../lib/format/money';
+import { cardTitle, PaymentDialogs, useAttempt } from '../../payments';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { useFolderQuery } from '../../../lib/api/evidence';
-import { firstErrorMessage, hasErrorCode, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { alreadyReported, firstErrorMessage, hasErrorCode, isDefinitive, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import {
   usePaymentMethodsQuery,
   usePayFromStoredAccountMutation,
@@ -233,9 +229,7 @@ function Checkout({ back, summary, price, here, paying, pay }: CheckoutProps) {
         {price.data ? `Pay ${formatMoney(totalOf(price.data, payWith))}` : 'Pay'}
       </PrimaryButton>
 
-      <InsufficientFundsDialog />
-      <TopUpStoredAccountDialog />
-      <FailedPaymentDialog />
+      <PaymentDialogs />
     </main>
   );
 }

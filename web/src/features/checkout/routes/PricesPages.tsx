@@ -4,8 +4,8 @@
 //! `/cost-estimator-tool` (a size and months -> the breakdown).
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { formatMoney } from '../../../components/payments/money';
-import { useGoBack } from '../../../components/payments/navigation';
+import { formatMoney } from '../../../lib/format/money';
+import { useGoBack } from '../../../lib/routing/useGoBack';
 import { TextField } from '../../../components/TextField';
 import { usePricingQuery, useStoragePriceQuery, type Pricing } from '../../../lib/api/payments';
 import { MESSAGES } from '../../../lib/validation/rules';

@@ -1,7 +1,7 @@
 //! `/extend-storage-success` (a folder's storage date moved: the new date) and `/payment-success`
 //! (any other purchase), both with `?transactionId=` (spec §2).
 import { Link, useSearchParams } from 'react-router';
-import { formatMoney } from '../../../components/payments/money';
+import { formatMoney } from '../../../lib/format/money';
 import { useFolderQuery } from '../../../lib/api/evidence';
 import { useTransactionQuery } from '../../../lib/api/payments';
 import { formatDate } from '../../../lib/format/format';

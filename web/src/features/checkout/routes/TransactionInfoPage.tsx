@@ -3,8 +3,8 @@
 //! card or 'Wallet', a purchase opening its page.
 import { Link, useSearchParams } from 'react-router';
 import { BackControl } from '../../../components/BackControl';
-import { formatMoney } from '../../../components/payments/money';
-import { useGoBack } from '../../../components/payments/navigation';
+import { formatMoney } from '../../../lib/format/money';
+import { useGoBack } from '../../../lib/routing/useGoBack';
 import { useMovementsQuery, useTransactionQuery, type Movement } from '../../../lib/api/payments';
 import { formatDate, formatDateTime } from '../../../lib/format/format';
 import { RowsTable } from '../components/BreakdownTable';

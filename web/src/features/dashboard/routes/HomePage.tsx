@@ -2,7 +2,7 @@
 //! way to create one), and the quick actions: capture evidence, the rental captures, the
 //! conversations about shares, the guide.
 import { Link } from 'react-router';
-import { formatMoney } from '../../../components/payments/money';
+import { formatMoney } from '../../../lib/format/money';
 import { useMeQuery } from '../../../lib/api/me';
 import { useStoredAccountQuery } from '../../../lib/api/payments';
 import '../dashboard.css';

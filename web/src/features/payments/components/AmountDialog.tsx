@@ -1,10 +1,10 @@
 //! The custom amount dialog of the wallet form (spec §2, §5 "Wallet amount"): a decimal with up to
 //! 2 places from $10 to $100, with the spec's messages word for word.
 import { useState } from 'react';
-import { ConfirmDialog } from '../ConfirmDialog';
-import { TextField } from '../TextField';
-import { dollarsToCents } from './money';
-import { acceptsAmountInput, amountError } from './walletRules';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { TextField } from '../../../components/TextField';
+import { dollarsToCents } from '../../../lib/format/money';
+import { acceptsAmountInput, amountError } from '../model/walletRules';
 
 interface Props {
   /** Cents, to start from. */

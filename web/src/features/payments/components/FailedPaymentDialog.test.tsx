@@ -2,9 +2,9 @@
 // 'Change Card' goes to the payment methods on /checkout without closing, elsewhere it closes.
 import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { DIALOG, dialogOpened } from '../../lib/ui/uiSlice';
+import { DIALOG, dialogOpened } from '../../../lib/ui/uiSlice';
 import { changeCardAction, FailedPaymentDialog } from './FailedPaymentDialog';
-import { makePaymentsStore, renderAt } from './testing';
+import { makePaymentsStore, renderAt } from '../../../components/payments/testing';
 
 function setup(path: string) {
   const store = makePaymentsStore();

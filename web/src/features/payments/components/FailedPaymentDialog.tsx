@@ -3,9 +3,9 @@
 //! is on checkout (without closing it, as spec §4 says), and otherwise closes it so the card picker
 //! underneath can be used.
 import { useLocation, useNavigate } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../../lib/store/hooks';
-import { ConfirmDialog } from '../ConfirmDialog';
-import { DIALOG, dialogClosed } from '../../lib/ui/uiSlice';
+import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { DIALOG, dialogClosed } from '../../../lib/ui/uiSlice';
 
 export const CHECKOUT = '/checkout';
 export const PAYMENT_METHODS = '/payment-methods';

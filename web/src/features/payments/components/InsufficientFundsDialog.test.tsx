@@ -2,9 +2,9 @@
 // topUpError opens the dialog on /stored-account and /checkout only.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DIALOG } from '../../lib/ui/uiSlice';
+import { DIALOG } from '../../../lib/ui/uiSlice';
 import { InsufficientFundsDialog, showsInsufficientFunds } from './InsufficientFundsDialog';
-import { apiStoredAccount, makePaymentsStore, renderAt, serve } from './testing';
+import { apiStoredAccount, makePaymentsStore, renderAt, serve } from '../../../components/payments/testing';
 
 afterEach(() => vi.unstubAllGlobals());
 

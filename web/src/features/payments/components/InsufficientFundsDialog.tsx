@@ -4,10 +4,10 @@
 //! (either way it stays closed for that error while the screen is open).
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../../lib/store/hooks';
-import { useStoredAccountQuery } from '../../lib/api/payments';
-import { DIALOG, dialogClosed, dialogOpened } from '../../lib/ui/uiSlice';
-import { ConfirmDialog } from '../ConfirmDialog';
+import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
+import { useStoredAccountQuery } from '../../../lib/api/payments';
+import { DIALOG, dialogClosed, dialogOpened } from '../../../lib/ui/uiSlice';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 
 export const INSUFFICIENT_FUNDS_ROUTES = ['/stored-account', '/checkout'] as const;
 

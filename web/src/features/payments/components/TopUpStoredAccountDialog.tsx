@@ -7,13 +7,13 @@
 //! clears the error); then, 1 second on, the user is refreshed and 'Your CreditCard Wallet has
 //! been topped-up.' is shown.
 import { useEffect, useState } from 'react';
-import { useAppDispatch, useAppSelector } from '../../lib/store/hooks';
-import { api } from '../../lib/api/api';
-import { firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../lib/api/errors';
-import { ACTION_TOP_UP, useStoredAccountQuery, useUpdateStoredAccountMutation } from '../../lib/api/payments';
-import { DIALOG, dialogClosed, showSnackbar } from '../../lib/ui/uiSlice';
-import { alreadyReported, useAttempt } from './attempt';
-import { afterConfirmation, useCardPayment } from './useCardPayment';
+import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
+import { api } from '../../../lib/api/api';
+import { alreadyReported, firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { ACTION_TOP_UP, useStoredAccountQuery, useUpdateStoredAccountMutation } from '../../../lib/api/payments';
+import { DIALOG, dialogClosed, showSnackbar } from '../../../lib/ui/uiSlice';
+import { useAttempt } from '../model/attempt';
+import { afterConfirmation, useCardPayment } from '../model/useCardPayment';
 import { WalletForm, type WalletValues } from './WalletForm';
 
 export const TOPPED_UP_MESSAGE = 'Your CreditCard Wallet has been topped-up.';

@@ -2,14 +2,14 @@
 // and the top-up stored account dialog's flow (spec §4 "Wallet edit and top-up", action 4).
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DIALOG, dialogOpened } from '../../lib/ui/uiSlice';
-import { apiCard, apiStoredAccount, makePaymentsStore, renderAt, serve } from './testing';
+import { DIALOG, dialogOpened } from '../../../lib/ui/uiSlice';
+import { apiCard, apiStoredAccount, makePaymentsStore, renderAt, serve } from '../../../components/payments/testing';
 import { TopUpStoredAccountDialog } from './TopUpStoredAccountDialog';
 import { WalletForm } from './WalletForm';
-import type { WalletMode } from './walletRules';
+import type { WalletMode } from '../model/walletRules';
 
 const confirmCardPayment = vi.fn();
-vi.mock('../../lib/stripe', () => ({
+vi.mock('../../../lib/stripe', () => ({
   confirmCardPayment: (secret: string) => confirmCardPayment(secret) as unknown,
   isCardDeclined: (error: { code?: string }) => error?.code === 'card_declined',
 }));

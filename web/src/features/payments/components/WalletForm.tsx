@@ -4,14 +4,14 @@
 //! the screens that use it run the flows.
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { usePaymentMethodsQuery } from '../../lib/api/payments';
-import { PrimaryButton } from '../PrimaryButton';
+import { usePaymentMethodsQuery } from '../../../lib/api/payments';
+import { PrimaryButton } from '../../../components/PrimaryButton';
 import { AmountDialog } from './AmountDialog';
-import { cardTitle } from './cardTitle';
-import { formatAmountLabel } from './money';
-import { canSubmit, needsAuthorisations, PRESET_AMOUNTS, SUBMIT_LABEL, type WalletMode } from './walletRules';
-import { useEscape } from '../useEscape';
-import './payments.css';
+import { cardTitle } from '../model/cardTitle';
+import { formatAmountLabel } from '../../../lib/format/money';
+import { canSubmit, needsAuthorisations, PRESET_AMOUNTS, SUBMIT_LABEL, type WalletMode } from '../model/walletRules';
+import { useEscape } from '../../../components/useEscape';
+import '../payments.css';
 
 export const WALLET_TITLES: Record<WalletMode, string> = {
   create: 'Create CreditCard Wallet',
@@ -34,8 +34,6 @@ interface Props {
   onSubmit: (values: WalletValues) => void;
   onClose: () => void;
 }
-
-export { cardTitle };
 
 function authorisationTexts(mode: WalletMode, amount: string): [string, string] {
   const first =

@@ -1,6 +1,6 @@
 //! A saved card's title wherever the app names one: the brand and the masked digits in the one
 //! mask of the spec ('Card ****{last4} already exist.', spec §8), 'Visa **** 4242'.
-import type { Card } from '../../lib/api/payments';
+import type { Card } from '../../../lib/api/payments';
 
 /** The mask in front of a card's last four digits, as spec §8 writes it. */
 export const CARD_MASK = '****';

@@ -4,12 +4,12 @@
 //! with Stripe.js; a decline opens the failed-payment dialog, any other error shows the
 //! provider's message or 'An error occured please try again later' (sic).
 import { useCallback } from 'react';
-import { useAppDispatch } from '../../lib/store/hooks';
-import { firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../lib/api/errors';
-import { useCreatePaymentIntentMutation } from '../../lib/api/payments';
-import { confirmCardPayment, isCardDeclined } from '../../lib/stripe';
-import { DIALOG, dialogOpened, showSnackbar } from '../../lib/ui/uiSlice';
-import { alreadyReported, isDefinitive, type Attempt } from './attempt';
+import { useAppDispatch } from '../../../lib/store/hooks';
+import { alreadyReported, firstErrorMessage, isDefinitive, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { useCreatePaymentIntentMutation } from '../../../lib/api/payments';
+import { confirmCardPayment, isCardDeclined } from '../../../lib/stripe';
+import { DIALOG, dialogOpened, showSnackbar } from '../../../lib/ui/uiSlice';
+import type { Attempt } from './attempt';
 
 /** Spec §8 'Other card confirmation error', word for word (sic). */
 export const CONFIRMATION_ERROR = 'An error occured please try again later';

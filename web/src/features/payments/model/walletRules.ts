@@ -1,8 +1,8 @@
 //! The wallet's rules (spec §5 "Wallet amount", "Wallet forms"; §9 amounts): the custom amount's
 //! schema with the spec's messages word for word, the presets, and when the form's button is enabled.
 import { z } from 'zod';
-import { MESSAGES } from '../../lib/validation/rules';
-import { dollarsToCents } from './money';
+import { MESSAGES } from '../../../lib/validation/rules';
+import { dollarsToCents } from '../../../lib/format/money';
 
 export type WalletMode = 'create' | 'edit' | 'top-up';
 

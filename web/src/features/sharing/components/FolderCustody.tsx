@@ -5,9 +5,8 @@
 //! names the first entry that does not hold. With an item, only that file (its Details sheet).
 import { useId } from 'react';
 import { useAppDispatch } from '../../../lib/store/hooks';
-import { alreadyReported } from '../../../components/payments/attempt';
 import { PrimaryButton } from '../../../components/PrimaryButton';
-import { firstErrorMessage } from '../../../lib/api/errors';
+import { alreadyReported, firstErrorMessage } from '../../../lib/api/errors';
 import { formatDateTime } from '../../../lib/format/format';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { useCheckCustodyMutation, useFolderContentsQuery } from '../api/sharingApi';

@@ -5,7 +5,7 @@
 //! the executors, paid like a share. A date past the folder's storage date offers the extension.
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { formatMoney } from '../../../components/payments/money';
+import { formatMoney } from '../../../lib/format/money';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
 import { errorStatus, fieldErrors, firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';

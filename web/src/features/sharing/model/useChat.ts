@@ -5,8 +5,7 @@
 //! id, so retrying a failed send never doubles the message.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAppDispatch } from '../../../lib/store/hooks';
-import { alreadyReported } from '../../../components/payments/attempt';
-import { firstErrorMessage } from '../../../lib/api/errors';
+import { alreadyReported, firstErrorMessage } from '../../../lib/api/errors';
 import { sharingApi, usePostChatMessageMutation } from '../api/sharingApi';
 import type { ChatMessage } from '../api/types';
 

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
 import { BackControl } from '../../../components/BackControl';
-import { formatMoney } from '../../../components/payments/money';
+import { formatMoney } from '../../../lib/format/money';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { useMeQuery } from '../../../lib/api/me';
 import { usePricingQuery } from '../../../lib/api/payments';

@@ -4,7 +4,7 @@
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
 import { BackControl } from '../../../components/BackControl';
-import { formatMoney } from '../../../components/payments/money';
+import { formatMoney } from '../../../lib/format/money';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { useSharingPriceQuery } from '../../../lib/api/payments';
 import {

@@ -1,7 +1,7 @@
 //! The CreditCard Wallet intro (spec §2): the benefits and the two steps (pick a card, then the
 //! auto-transfer amount for when the balance falls under $5.00); 'Create CreditCard Wallet' leads
 //! to the wallet form; closing calls the supplied close handler, or goes back.
-import { useGoBack } from '../../../components/payments/navigation';
+import { useGoBack } from '../../../lib/routing/useGoBack';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import '../wallet.css';
 

@@ -9,11 +9,9 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../lib/store/hooks';
-import { alreadyReported, useAttempt } from '../../../components/payments/attempt';
-import { afterConfirmation, useCardPayment } from '../../../components/payments/useCardPayment';
-import type { WalletValues } from '../../../components/payments/WalletForm';
+import { afterConfirmation, useAttempt, useCardPayment, type WalletValues } from '../../payments';
 import { api } from '../../../lib/api/api';
-import { firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { alreadyReported, firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import { useMeQuery } from '../../../lib/api/me';
 import { ACTION_CREATE_WALLET, useUpdateStoredAccountMutation } from '../../../lib/api/payments';
 import { showSnackbar } from '../../../lib/ui/uiSlice';

@@ -7,13 +7,9 @@ import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch } from '../../../lib/store/hooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { FailedPaymentDialog } from '../../../components/payments/FailedPaymentDialog';
-import { InsufficientFundsDialog } from '../../../components/payments/InsufficientFundsDialog';
-import { formatMoney } from '../../../components/payments/money';
-import { useGoBack } from '../../../components/payments/navigation';
-import { TopUpStoredAccountDialog } from '../../../components/payments/TopUpStoredAccountDialog';
-import { cardTitle, WalletForm } from '../../../components/payments/WalletForm';
-import { AUTO_TOP_UP_THRESHOLD } from '../../../components/payments/walletRules';
+import { formatMoney } from '../../../lib/format/money';
+import { useGoBack } from '../../../lib/routing/useGoBack';
+import { AUTO_TOP_UP_THRESHOLD, cardTitle, PaymentDialogs, WalletForm } from '../../payments';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import { useDeleteStoredAccountMutation, useStoredAccountQuery, useWalletQuery, type StoredAccount } from '../../../lib/api/payments';
@@ -54,9 +50,7 @@ export function StoredAccountPage() {
   return (
     <>
       {screen}
-      <InsufficientFundsDialog />
-      <TopUpStoredAccountDialog />
-      <FailedPaymentDialog />
+      <PaymentDialogs />
     </>
   );
 }

@@ -2,8 +2,8 @@
 //! 3): the balance, which includes the one-time benefit (the first card's $0.50 authorisation kept
 //! as credit), and the auto-load amount.
 import { Link } from 'react-router';
-import { formatMoney } from '../../../components/payments/money';
-import { AUTO_TOP_UP_THRESHOLD } from '../../../components/payments/walletRules';
+import { formatMoney } from '../../../lib/format/money';
+import { AUTO_TOP_UP_THRESHOLD } from '../../payments';
 import { usePricingQuery, useStoredAccountQuery, useWalletQuery } from '../../../lib/api/payments';
 import '../wallet.css';
 
