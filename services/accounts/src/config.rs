@@ -1,4 +1,4 @@
-//! The accounts service's configuration : defaults are the local stack.
+//! The accounts service's configuration: defaults are the local stack.
 
 use evidentia_common::{
     auth::LOCAL_JWT_SECRET,
@@ -14,10 +14,7 @@ pub struct Config {
     pub mail_from: String,
     /// Where contact-us messages go.
     pub support_email: String,
-    /// Signs access tokens; the gateway verifies them with the same secret.
-    pub jwt_secret: SecretString,
-    pub access_token_ttl_seconds: i64,
-    pub refresh_token_ttl_seconds: i64,
+    pub sessions: SessionSettings,
     pub limits: Limits,
     /// The web app's address, for links in messages (invites).
     pub public_url: String,
@@ -29,6 +26,15 @@ pub struct Config {
     pub invite_ttl_seconds: i64,
     /// How long a password verification unlocks sensitive changes.
     pub password_token_ttl_seconds: i64,
+}
+
+/// How sessions are signed and how long their tokens live.
+#[derive(Debug, Clone)]
+pub struct SessionSettings {
+    /// Signs access tokens; the gateway verifies them with the same secret.
+    pub jwt_secret: SecretString,
+    pub access_token_ttl_seconds: i64,
+    pub refresh_token_ttl_seconds: i64,
 }
 
 /// Abuse limits (spec §4 "Session"): what one destination, client address or account may cost.
@@ -81,9 +87,11 @@ impl Config {
             smtp_url: secret_or("SMTP_URL", "smtp://127.0.0.1:1025")?,
             mail_from: env_or("MAIL_FROM", "Evidentia <no-reply@evidentia.local>")?,
             support_email: env_or("SUPPORT_EMAIL", "support@evidentia.local")?,
-            jwt_secret: signing_secret("JWT_SECRET", LOCAL_JWT_SECRET)?,
-            access_token_ttl_seconds: env_or("ACCESS_TOKEN_TTL_SECONDS", "900")?,
-            refresh_token_ttl_seconds: env_or("REFRESH_TOKEN_TTL_SECONDS", "2592000")?,
+            sessions: SessionSettings {
+                jwt_secret: signing_secret("JWT_SECRET", LOCAL_JWT_SECRET)?,
+                access_token_ttl_seconds: env_or("ACCESS_TOKEN_TTL_SECONDS", "900")?,
+                refresh_token_ttl_seconds: env_or("REFRESH_TOKEN_TTL_SECONDS", "2592000")?,
+            },
             limits: Limits {
                 code_ttl_seconds: env_or("CODE_TTL_SECONDS", "600")?,
                 code_max_attempts: env_or("CODE_MAX_ATTEMPTS", "5")?,

@@ -13,8 +13,8 @@ use sqlx::migrate::Migrator;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
+    app::deletion,
     config::Config,
-    deletion,
     grpc::AccountsApi,
     mailer::{Mailer, SmtpMailer},
     sms::{self, SmsSender},

@@ -289,7 +289,7 @@ impl TestApp {
     }
 
     fn user_of(&self, tokens: &pb::TokenPair) -> Uuid {
-        auth::verify_access(&self.config.jwt_secret, &tokens.access)
+        auth::verify_access(&self.config.sessions.jwt_secret, &tokens.access)
             .expect("a valid access token")
             .user_id
     }
@@ -391,7 +391,7 @@ async fn signing_up_with_a_mailed_code_creates_the_account_and_publishes_account
     assert!(!tokens.refresh.is_empty());
     assert_eq!(
         tokens.access_expires_in_seconds,
-        app.config.access_token_ttl_seconds
+        app.config.sessions.access_token_ttl_seconds
     );
     let user_id = app.user_of(&tokens);
 
