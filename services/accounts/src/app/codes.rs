@@ -108,3 +108,167 @@ pub async fn verify(
     Ok(token)
 }
 
+#[cfg(test)]
+mod tests {
+    //! The code-sending use-case against its own database and Redis, with messengers that
+    //! record what they are asked to send (or refuse, like an SMTP server that is down).
+
+    use std::sync::Mutex;
+
+    use async_trait::async_trait;
+    use evidentia_common::{db, mailer::Mailer, ratelimit, sms::SmsSender, testing};
+    use redis::aio::ConnectionManager;
+
+    use super::*;
+    use crate::{config::Config, outbound::Messengers, startup::MIGRATIONS};
+
+    #[derive(Default)]
+    struct Recorder {
+        sent: Mutex<Vec<(String, String)>>,
+        broken: bool,
+    }
+
+    impl Recorder {
+        fn broken() -> Self {
+            Self {
+                broken: true,
+                ..Self::default()
+            }
+        }
+
+        fn record(&self, to: &str, body: &str) -> anyhow::Result<()> {
+            anyhow::ensure!(!self.broken, "the server refused the message");
+            self.sent
+                .lock()
+                .unwrap()
+                .push((to.to_owned(), body.to_owned()));
+            Ok(())
+        }
+
+        fn sent(&self) -> Vec<(String, String)> {
+            self.sent.lock().unwrap().clone()
+        }
+    }
+
+    #[async_trait]
+    impl Mailer for Recorder {
+        async fn send(&self, to: &str, _subject: &str, body: &str) -> anyhow::Result<()> {
+            self.record(to, body)
+        }
+    }
+
+    #[async_trait]
+    impl SmsSender for Recorder {
+        async fn send(&self, to: &str, body: &str) -> anyhow::Result<()> {
+            self.record(to, body)
+        }
+    }
+
+    async fn systems() -> (PgPool, ConnectionManager, Limits) {
+        let pool = db::connect_and_migrate(&testing::database_url("accounts").await, &MIGRATIONS)
+            .await
+            .unwrap();
+        let redis_url =
+            std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned());
+        let redis = ratelimit::connect(&redis_url).await.unwrap();
+        let mut limits = Config::from_env().unwrap().limits;
+        // The ceiling on all messages is shared by every test run on this Redis.
+        limits.code_sends_total = u32::MAX;
+        (pool, redis, limits)
+    }
+
+    fn code_in(text: &str) -> String {
+        let (_, rest) = text.split_once("code is ").unwrap();
+        rest.chars().take(6).collect()
+    }
+
+    fn unique_email() -> String {
+        format!("t{}@example.com", Uuid::new_v4().simple())
+    }
+
+    #[tokio::test]
+    async fn a_code_for_a_phone_goes_by_sms_only_and_verifies_once() {
+        let (pool, redis, limits) = systems().await;
+        let (mail, sms) = (Recorder::default(), Recorder::default());
+        let sender = Sender {
+            redis: &redis,
+            limits: &limits,
+            messengers: Messengers {
+                mailer: &mail,
+                sms: &sms,
+            },
+        };
+        let number = format!("{:010}", Uuid::new_v4().as_u128() % 10_000_000_000);
+        let to = Destination::phone("+1", &number);
+        let subject = Uuid::now_v7().to_string();
+
+        let ttl = send(&pool, &sender, &subject, Purpose::PasswordReset, &to, "")
+            .await
+            .unwrap();
+
+        assert_eq!(ttl, limits.code_ttl_seconds);
+        assert!(mail.sent().is_empty());
+        let sent = sms.sent();
+        assert_eq!(sent.len(), 1);
+        assert_eq!(sent[0].0, format!("+1{number}"));
+        let minutes = limits.code_ttl_seconds / 60;
+        let expiry = format!("It expires in {minutes} minutes.");
+        assert!(sent[0].1.ends_with(&expiry), "{sent:?}");
+        let code = code_in(&sent[0].1);
+        let purpose = Purpose::PasswordReset;
+        verify(&pool, &limits, &subject, &code, purpose)
+            .await
+            .expect("the code sent verifies");
+        let again = verify(&pool, &limits, &subject, &code, purpose).await;
+        assert!(
+            matches!(again, Err(AccountsError::CodeExpired)),
+            "{again:?}"
+        );
+        // Codes are for one purpose.
+        let other = verify(&pool, &limits, &subject, &code, Purpose::SignUp).await;
+        assert!(
+            matches!(other, Err(AccountsError::CodeExpired)),
+            "{other:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_code_that_cannot_be_sent_is_not_kept_and_the_one_before_still_works() {
+        let (pool, redis, limits) = systems().await;
+        let (mail, down, sms) = (Recorder::default(), Recorder::broken(), Recorder::default());
+        let working = Sender {
+            redis: &redis,
+            limits: &limits,
+            messengers: Messengers {
+                mailer: &mail,
+                sms: &sms,
+            },
+        };
+        let failing = Sender {
+            messengers: Messengers {
+                mailer: &down,
+                sms: &sms,
+            },
+            ..working
+        };
+        let email = unique_email();
+        let to = Destination::email(&email);
+
+        send(&pool, &working, &email, Purpose::SignUp, &to, "")
+            .await
+            .unwrap();
+        let failed = send(&pool, &failing, &email, Purpose::SignUp, &to, "").await;
+
+        assert!(
+            matches!(failed, Err(AccountsError::Internal(_))),
+            "{failed:?}"
+        );
+        let sent = mail.sent();
+        assert_eq!(sent.len(), 1);
+        assert_eq!(sent[0].0, email);
+        let code = code_in(&sent[0].1);
+        verify(&pool, &limits, &email, &code, Purpose::SignUp)
+            .await
+            .expect("the earlier code was not replaced by one never sent");
+    }
+}
