@@ -1,5 +1,6 @@
 //! Test helpers (feature `testing`): a database and an exchange of the test's own on the real
-//! components that `./dev infra` starts, and polling with a deadline.
+//! components that `./dev infra` starts, a service spawned in the test ([`Spawned`]), and polling
+//! with a deadline.
 
 use std::{future::Future, time::Duration};
 
@@ -71,4 +72,130 @@ pub async fn connect(url: &SecretString) -> PgConnection {
     PgConnection::connect(url.expose_secret())
         .await
         .unwrap_or_else(|e| panic!("connect to test database: {e}"))
+}
+
+/// A service of the workspace running inside the test on a free port, with a database and an
+/// exchange of its own: the one way a test spawns a service, calls it and publishes to it.
+pub struct Spawned {
+    /// A channel to the service's gRPC server (give it to the service's typed client).
+    pub channel: tonic::transport::Channel,
+    pub database_url: SecretString,
+    pub amqp: AmqpConfig,
+    shutdown: tokio_util::sync::CancellationToken,
+    server: tokio::task::JoinHandle<anyhow::Result<()>>,
+    publisher: lapin::Channel,
+    _connection: lapin::Connection,
+}
+
+/// How long a spawned service has to become healthy, and an event to be processed.
+pub const WAIT: Duration = Duration::from_secs(20);
+
+impl Spawned {
+    /// Runs `S` with `config` (whose common part is `test_config`'s, see
+    /// [`crate::service::test_config`]) and waits until its health check says SERVING.
+    pub async fn start<S: crate::service::Service + 'static>(config: S::Config) -> Self {
+        let common = S::common(&config);
+        let (database_url, amqp) = (common.database_url.clone(), common.amqp.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .unwrap_or_else(|e| panic!("bind: {e}"));
+        let addr = listener
+            .local_addr()
+            .unwrap_or_else(|e| panic!("address: {e}"));
+        let shutdown = tokio_util::sync::CancellationToken::new();
+        let token = shutdown.clone();
+        let mut server = tokio::spawn(async move { S::run(config, listener, token).await });
+        let channel = tonic::transport::Endpoint::from_shared(format!("http://{addr}"))
+            .unwrap_or_else(|e| panic!("endpoint: {e}"))
+            .timeout(WAIT)
+            .connect_lazy();
+        let (connection, publisher) = crate::amqp::open_channel(&amqp, "test-publisher")
+            .await
+            .unwrap_or_else(|e| panic!("AMQP: {e}"));
+        let health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
+        let what = format!("{} to serve", S::NAME);
+        let serving = eventually(&what, WAIT, || {
+            let mut health = health.clone();
+            async move {
+                let answer = health
+                    .check(tonic_health::pb::HealthCheckRequest::default())
+                    .await
+                    .ok()?;
+                (answer.into_inner().status
+                    == tonic_health::pb::health_check_response::ServingStatus::Serving as i32)
+                    .then_some(())
+            }
+        });
+        tokio::select! {
+            () = serving => {}
+            exit = &mut server => panic!("{} stopped: {exit:?}", S::NAME),
+        }
+        Self {
+            channel,
+            database_url,
+            amqp,
+            shutdown,
+            server,
+            publisher,
+            _connection: connection,
+        }
+    }
+
+    /// Stops the service and checks it stopped cleanly.
+    pub async fn stop(self) {
+        self.shutdown.cancel();
+        match self.server.await {
+            Ok(Ok(())) => {}
+            other => panic!("the service did not stop cleanly: {other:?}"),
+        }
+    }
+
+    /// Publishes `event` as another service's outbox relay does, under `message_id`, once a queue
+    /// is bound to its routing key (the service declares its queues as it starts).
+    pub async fn publish<E: evidentia_proto::Event>(&self, event: &E, message_id: uuid::Uuid) {
+        let payload = prost::Message::encode_to_vec(event);
+        eventually("a queue bound to the event", WAIT, || async {
+            let confirmation = self
+                .publisher
+                .basic_publish(
+                    self.amqp.exchange.as_str().into(),
+                    E::ROUTING_KEY.into(),
+                    lapin::options::BasicPublishOptions {
+                        mandatory: true,
+                        ..lapin::options::BasicPublishOptions::default()
+                    },
+                    &payload,
+                    crate::amqp::properties(
+                        &message_id.to_string(),
+                        E::TYPE_NAME,
+                        &Default::default(),
+                        0,
+                    ),
+                )
+                .await
+                .ok()?
+                .await
+                .ok()?;
+            (confirmation.is_ack() && confirmation.take_message().is_none()).then_some(())
+        })
+        .await;
+    }
+
+    /// Whether the service's consumer recorded `message_id` as processed.
+    pub async fn processed(&self, message_id: uuid::Uuid) -> bool {
+        let mut conn = connect(&self.database_url).await;
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM processed_events WHERE event_id = $1)")
+            .bind(message_id)
+            .fetch_one(&mut conn)
+            .await
+            .unwrap_or(false)
+    }
+
+    /// Waits until the service processed `message_id`.
+    pub async fn wait_processed(&self, message_id: uuid::Uuid) {
+        eventually("the event to be processed", WAIT, || async {
+            self.processed(message_id).await.then_some(())
+        })
+        .await;
+    }
 }

@@ -6,6 +6,7 @@ pub mod clients;
 pub mod config;
 pub mod error;
 pub mod extract;
+pub mod forward;
 pub mod routes;
 pub mod startup;
 pub mod web;

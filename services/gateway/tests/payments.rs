@@ -628,7 +628,7 @@ async fn every_money_movement_is_listed_with_its_card_or_the_wallet() {
             .await
             .unwrap();
     let code = format!("M{}", &uuid::Uuid::new_v4().simple().to_string()[..5]).to_uppercase();
-    referrals::promo::create(&referrals, &code, 500, None, None)
+    referrals::app::promo::create(&referrals, &code, 500, None, None)
         .await
         .unwrap();
     let user = User::new(&stack).await;
@@ -759,7 +759,7 @@ async fn a_promo_code_credits_the_wallet_once_per_user() {
         .await
         .unwrap();
     let code = format!("P{}", &uuid::Uuid::new_v4().simple().to_string()[..5]).to_uppercase();
-    referrals::promo::create(&pool, &code, 500, None, None)
+    referrals::app::promo::create(&pool, &code, 500, None, None)
         .await
         .unwrap();
     let typed = format!("{} {}", &code[..3], &code[3..]).to_lowercase();

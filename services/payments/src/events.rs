@@ -1,19 +1,22 @@
 //! Events payments reacts to: a new account gets its Stripe customer; a redeemed promo code
 //! credits the wallet; a paid extension evidence could not apply is refunded to the wallet; a
-//! purged account's payment data is deleted.
+//! purged account's payment data is deleted. Each handler runs in the transaction that records the
+//! event as processed.
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use evidentia_common::consumer::{EventMeta, Handler};
-use evidentia_proto::events::v1::{AccountCreated, PromoCodeRedeemed, StorageExtensionRefused};
+use evidentia_proto::events::v1::{
+    AccountCreated, AccountPurged, PromoCodeRedeemed, StorageExtensionRefused,
+};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
-    customers,
+    app::{customers, wallet},
+    store::{self, idempotency_keys, payment_methods},
     stripe::Stripe,
-    wallet::{self, EntryKind},
 };
 
 pub struct CreateCustomerOnSignUp {
@@ -53,24 +56,21 @@ impl Handler<PromoCodeRedeemed> for CreditPromoCode {
                 event.redemption_id
             );
         }
-        let credited = wallet::post(
+        let credited = wallet::credit_promo(
             conn,
             user_id,
-            EntryKind::Promo,
+            &event.redemption_id,
+            &event.code,
             event.amount,
-            &format!("promo:{}", event.redemption_id),
-            &format!("Promo code {}", event.code),
         )
-        .await
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+        .await?;
         tracing::info!(user.id = %user_id, amount = event.amount, credited, "promo code credited");
         Ok(())
     }
 }
 
 /// A paid storage extension evidence could not apply (the folder went away after the price was
-/// taken) is refunded to the wallet in full (what came from the wallet and what the card paid),
-/// once per purchase.
+/// taken) is refunded to the wallet in full, once per purchase.
 pub struct RefundRefusedExtension;
 
 #[async_trait]
@@ -83,29 +83,14 @@ impl Handler<StorageExtensionRefused> for RefundRefusedExtension {
     ) -> anyhow::Result<()> {
         let purchase = Uuid::parse_str(&event.purchase_id)?;
         let owner = Uuid::parse_str(&event.owner_id)?;
-        let paid: Option<i64> = sqlx::query_scalar(
-            "UPDATE purchases SET refunded_at = COALESCE(refunded_at, now()) \
-             WHERE id = $1 AND user_id = $2 RETURNING paid_from_wallet_cents + charged_to_card_cents",
-        )
-        .bind(purchase)
-        .bind(owner)
-        .fetch_optional(&mut *conn)
-        .await?;
-        let Some(amount) = paid.filter(|a| *a > 0) else {
-            tracing::warn!(purchase.id = %purchase, "a refused extension without a purchase to refund");
-            return Ok(());
-        };
-        let refunded = wallet::post(
-            conn,
-            owner,
-            EntryKind::Refund,
-            amount,
-            &format!("refund:{purchase}"),
-            &format!("Refund: {}", event.reason),
-        )
-        .await
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-        tracing::info!(purchase.id = %purchase, amount, refunded, "refused storage extension refunded");
+        match wallet::refund_purchase(conn, owner, purchase, &event.reason).await? {
+            Some((amount, refunded)) => {
+                tracing::info!(purchase.id = %purchase, amount, refunded, "refused storage extension refunded");
+            }
+            None => {
+                tracing::warn!(purchase.id = %purchase, "a refused extension without a purchase to refund");
+            }
+        }
         Ok(())
     }
 }
@@ -120,33 +105,21 @@ pub struct PurgeOnAccountPurged {
 }
 
 #[async_trait]
-impl Handler<evidentia_proto::events::v1::AccountPurged> for PurgeOnAccountPurged {
+impl Handler<AccountPurged> for PurgeOnAccountPurged {
     async fn handle(
         &self,
         conn: &mut PgConnection,
-        event: evidentia_proto::events::v1::AccountPurged,
+        event: AccountPurged,
         _meta: &EventMeta,
     ) -> anyhow::Result<()> {
         let user_id = Uuid::parse_str(&event.user_id)?;
-        let cards: Vec<String> = sqlx::query_scalar(
-            "SELECT id FROM payment_methods WHERE user_id = $1 AND status = 'saved'",
-        )
-        .bind(user_id)
-        .fetch_all(&mut *conn)
-        .await?;
-        for card in cards {
+        for card in payment_methods::saved_ids(conn, user_id).await? {
             if let Err(err) = self.stripe.detach_payment_method(&card).await {
                 tracing::warn!(card = %card, error = ?err, "could not detach a purged user's card");
             }
         }
-        sqlx::query("DELETE FROM idempotency_keys WHERE user_id = $1")
-            .bind(user_id)
-            .execute(&mut *conn)
-            .await?;
-        sqlx::query("DELETE FROM customers WHERE user_id = $1")
-            .bind(user_id)
-            .execute(&mut *conn)
-            .await?;
+        idempotency_keys::delete_for_user(conn, user_id).await?;
+        store::customers::delete(conn, user_id).await?;
         tracing::info!(user.id = %user_id, "purged the user's payment data");
         Ok(())
     }

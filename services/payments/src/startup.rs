@@ -21,6 +21,7 @@ use crate::{
         CreateCustomerOnSignUp, CreditPromoCode, PurgeOnAccountPurged, RefundRefusedExtension,
     },
     grpc::PaymentsApi,
+    state::PaymentsState,
     stripe::{Stripe, StripeApi},
 };
 
@@ -71,10 +72,12 @@ impl Service for PaymentsService {
         let router = grpc::server()
             .add_service(health)
             .add_service(PaymentsServiceServer::new(PaymentsApi {
-                pool: infra.pool.clone(),
-                stripe,
-                pricing: config.pricing.clone(),
-                webhook_secret: config.stripe_webhook_secret.clone(),
+                state: PaymentsState {
+                    pool: infra.pool.clone(),
+                    stripe,
+                    pricing: config.pricing.clone(),
+                    webhook_secret: config.stripe_webhook_secret.clone(),
+                },
             }));
         infra.serve(router, listener, shutdown).await
     }

@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::{config::Config, error::ReferralsError, promo};
+use crate::{app::promo, config::Config, error::ReferralsError};
 
 const USAGE: &str = "usage: referrals promo-code create --code <AAA AAA> --amount-cents <n> \
                      [--max-redemptions <n>] [--expires-at <RFC 3339 time>]";

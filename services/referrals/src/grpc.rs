@@ -1,16 +1,30 @@
-//! The gRPC surface of referrals: converts proto messages to domain values and back, nothing else.
+//! The gRPC edge of referrals: converts proto messages to domain values, calls one use-case, and
+//! converts its answer back.
 
 use evidentia_common::{grpc::user_of, idempotency};
 use evidentia_proto::referrals::v1::{
     self as pb, referrals_service_server::ReferralsService as ReferralsRpc,
 };
-use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 
-use crate::{codes, error::ReferralsError, promo};
+use crate::{
+    app::{promo, referral_codes},
+    domain::{PromoCodeText, ReferralCode},
+    error::ReferralsError,
+    state::ReferralsState,
+};
 
 pub struct ReferralsApi {
-    pub pool: PgPool,
+    pub state: ReferralsState,
+}
+
+impl From<ReferralCode> for pb::ReferralInfo {
+    fn from(code: ReferralCode) -> Self {
+        Self {
+            code: code.code,
+            r#type: code.kind,
+        }
+    }
 }
 
 #[tonic::async_trait]
@@ -20,16 +34,16 @@ impl ReferralsRpc for ReferralsApi {
         request: Request<pb::GetReferralInfoRequest>,
     ) -> Result<Response<pb::ReferralInfo>, Status> {
         let user_id = user_of(&request)?;
-        let mut tx = self.pool.begin().await.map_err(ReferralsError::from)?;
-        // The code normally exists since AccountCreated; a caller faster than the event gets it now.
-        let code = codes::ensure(&mut tx, user_id)
+        let mut tx = self
+            .state
+            .pool
+            .begin()
             .await
             .map_err(ReferralsError::from)?;
+        // The code normally exists since AccountCreated; a caller faster than the event gets it now.
+        let code = referral_codes::ensure(&mut tx, user_id).await?;
         tx.commit().await.map_err(ReferralsError::from)?;
-        Ok(Response::new(pb::ReferralInfo {
-            code: code.code,
-            r#type: code.r#type,
-        }))
+        Ok(Response::new(code.into()))
     }
 
     async fn apply_promo_code(
@@ -39,7 +53,8 @@ impl ReferralsRpc for ReferralsApi {
         let user_id = user_of(&request)?;
         let req = request.into_inner();
         let key = idempotency::parse_key(&req.idempotency_key).map_err(ReferralsError::from)?;
-        let amount = promo::apply(&self.pool, user_id, &req.code, key).await?;
+        let code = PromoCodeText::parse(&req.code)?;
+        let amount = promo::apply(&self.state.pool, user_id, &code, key).await?;
         Ok(Response::new(pb::PromoCodeCredit { amount }))
     }
 }

@@ -14,9 +14,10 @@ use sqlx::migrate::Migrator;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
-    codes::{self, CreateCodeOnSignUp},
     config::Config,
+    events::{CreateCodeOnSignUp, PurgeOnAccountPurged},
     grpc::ReferralsApi,
+    state::ReferralsState,
 };
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
@@ -48,13 +49,15 @@ impl Service for ReferralsService {
         let consumers =
             Consumers::new("referrals", infra.pool.clone(), config.service.amqp.clone())
                 .on::<AccountCreated, _>("create-referral-code", CreateCodeOnSignUp)
-                .on::<AccountPurged, _>("purge-account", codes::PurgeOnAccountPurged);
+                .on::<AccountPurged, _>("purge-account", PurgeOnAccountPurged);
         infra.consume(consumers, &shutdown);
         let health = infra.health_service(&["evidentia.referrals.v1.ReferralsService"], Vec::new());
         let router = grpc::server()
             .add_service(health)
             .add_service(ReferralsServiceServer::new(ReferralsApi {
-                pool: infra.pool.clone(),
+                state: ReferralsState {
+                    pool: infra.pool.clone(),
+                },
             }));
         infra.serve(router, listener, shutdown).await
     }

@@ -21,7 +21,8 @@ use super::AppState;
 use crate::{
     auth::User,
     error::{ApiError, ApiResult, ErrorBody},
-    extract::{ApiJson, ApiPath, IdempotencyKey},
+    extract::{ApiJson, IdempotencyKey},
+    forward::{Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -77,9 +78,7 @@ pub struct StripeCustomer {
 
 async fn profile(state: &AppState, caller: &Caller) -> ApiResult<accounts::Profile> {
     Ok(state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .get_profile(caller.request(accounts::GetProfileRequest {}))
         .await?
         .into_inner())
@@ -96,15 +95,13 @@ async fn create_stripe_customer(
     let profile = profile(&state, &caller).await?;
     let name = format!("{} {}", profile.first_name, profile.last_name);
     let customer = state
-        .clients
-        .payments
-        .clone()
+        .payments()
         .ensure_stripe_customer(caller.request(payments::EnsureStripeCustomerRequest {
             email: profile.email,
             name: name.trim().to_owned(),
         }))
-        .await?
-        .into_inner();
+        .await
+        .answer()?;
     Ok(Json(StripeCustomer {
         stripe_customer_id: customer.stripe_customer_id,
     }))
@@ -127,16 +124,14 @@ async fn update_customer_name(
 ) -> ApiResult<Json<CustomerName>> {
     let profile = profile(&state, &caller).await?;
     let name = state
-        .clients
-        .payments
-        .clone()
+        .payments()
         .update_customer_name(caller.request(payments::UpdateCustomerNameRequest {
             first_name: body.first_name,
             last_name: body.last_name,
             email: profile.email,
         }))
-        .await?
-        .into_inner();
+        .await
+        .answer()?;
     Ok(Json(CustomerName {
         first_name: name.first_name,
         last_name: name.last_name,
@@ -201,6 +196,25 @@ pub struct RegisteredPaymentMethod {
     pub last4: String,
 }
 
+impl From<payments::PaymentMethod> for RegisteredPaymentMethod {
+    fn from(card: payments::PaymentMethod) -> Self {
+        Self {
+            payment_method_id: card.id,
+            fingerprint: card.fingerprint,
+            brand: card.brand,
+            last4: card.last4,
+        }
+    }
+}
+
+impl From<PaymentMethodRef> for payments::PaymentMethodRef {
+    fn from(body: PaymentMethodRef) -> Self {
+        Self {
+            payment_method_id: body.payment_method_id,
+        }
+    }
+}
+
 /// Add-card step 3: registers the card the browser created at Stripe and answers its
 /// fingerprint (the client compares it with the saved cards: spec §4 duplicates).
 #[utoipa::path(post, path = "/api/payments/payment-method/register/", tag = "payments", security(("bearer" = [])),
@@ -211,21 +225,14 @@ async fn register_payment_method(
     User(caller): User,
     ApiJson(body): ApiJson<PaymentMethodRef>,
 ) -> ApiResult<Json<RegisteredPaymentMethod>> {
-    let card = state
-        .clients
-        .payments
-        .clone()
-        .register_payment_method(caller.request(payments::RegisterPaymentMethodRequest {
-            payment_method_id: body.payment_method_id,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(RegisteredPaymentMethod {
-        payment_method_id: card.id,
-        fingerprint: card.fingerprint,
-        brand: card.brand,
-        last4: card.last4,
-    }))
+    let request = payments::RegisterPaymentMethodRequest {
+        payment_method_id: body.payment_method_id,
+    };
+    state
+        .payments()
+        .register_payment_method(caller.request(request))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -240,6 +247,14 @@ pub struct SetupIntent {
     pub client_secret: String,
 }
 
+impl From<payments::SetupIntent> for SetupIntent {
+    fn from(intent: payments::SetupIntent) -> Self {
+        Self {
+            client_secret: intent.client_secret,
+        }
+    }
+}
+
 /// Add-card step 5: a SetupIntent for the registered card, confirmed in the browser.
 #[utoipa::path(post, path = "/api/payments/stripe-setup-intent/create/", tag = "payments", security(("bearer" = [])),
     request_body = SetupIntentRequest,
@@ -249,98 +264,49 @@ async fn create_setup_intent(
     User(caller): User,
     ApiJson(body): ApiJson<SetupIntentRequest>,
 ) -> ApiResult<Json<SetupIntent>> {
-    let intent = state
-        .clients
-        .payments
-        .clone()
-        .create_setup_intent(caller.request(payments::CreateSetupIntentRequest {
-            stripe_customer_id: body.stripe_customer_id,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(SetupIntent {
-        client_secret: intent.client_secret,
-    }))
+    let request = payments::CreateSetupIntentRequest {
+        stripe_customer_id: body.stripe_customer_id,
+    };
+    state
+        .payments()
+        .create_setup_intent(caller.request(request))
+        .await
+        .reply()
 }
 
+forward! {
 /// The saved cards (spec §3), saving cards whose setup just succeeded.
 #[utoipa::path(get, path = "/api/payments/payment-methods/get/", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = PaymentMethods), (status = 401, body = ErrorBody)))]
-async fn list_payment_methods(
-    State(state): State<AppState>,
-    User(caller): User,
-) -> ApiResult<Json<PaymentMethods>> {
-    let list = state
-        .clients
-        .payments
-        .clone()
-        .list_payment_methods(caller.request(payments::ListPaymentMethodsRequest {}))
-        .await?
-        .into_inner();
-    Ok(Json(list.into()))
+fn list_payment_methods() -> PaymentMethods =
+    payments.list_payment_methods(payments::ListPaymentMethodsRequest {});
 }
 
+forward! {
 /// One saved card.
 #[utoipa::path(get, path = "/api/payments/payment-method/{id}/retrieve/", tag = "payments", security(("bearer" = [])),
     params(("id" = String, Path)),
     responses((status = 200, body = PaymentMethod), (status = 404, body = ErrorBody)))]
-async fn get_payment_method(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(id): ApiPath<String>,
-) -> ApiResult<Json<PaymentMethod>> {
-    let card = state
-        .clients
-        .payments
-        .clone()
-        .get_payment_method(caller.request(payments::PaymentMethodRef {
-            payment_method_id: id,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(card.into()))
+fn get_payment_method(path: String) -> PaymentMethod =
+    payments.get_payment_method(|payment_method_id| payments::PaymentMethodRef { payment_method_id });
 }
 
+forward! {
 /// Makes a saved card the default for credit card payments.
 #[utoipa::path(post, path = "/api/payments/payment-method/set-default/", tag = "payments", security(("bearer" = [])),
     request_body = PaymentMethodRef,
     responses((status = 200, body = PaymentMethods), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn set_default_payment_method(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<PaymentMethodRef>,
-) -> ApiResult<Json<PaymentMethods>> {
-    let list = state
-        .clients
-        .payments
-        .clone()
-        .set_default_payment_method(caller.request(payments::PaymentMethodRef {
-            payment_method_id: body.payment_method_id,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(list.into()))
+fn set_default_payment_method(body: PaymentMethodRef) -> PaymentMethods =
+    payments.set_default_payment_method;
 }
 
+forward! {
 /// Removes a saved card; the default card cannot be removed (spec §8).
 #[utoipa::path(post, path = "/api/payments/payment-method/remove/", tag = "payments", security(("bearer" = [])),
     request_body = PaymentMethodRef,
     responses((status = 200, body = PaymentMethods), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn remove_payment_method(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<PaymentMethodRef>,
-) -> ApiResult<Json<PaymentMethods>> {
-    let list = state
-        .clients
-        .payments
-        .clone()
-        .remove_payment_method(caller.request(payments::PaymentMethodRef {
-            payment_method_id: body.payment_method_id,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(list.into()))
+fn remove_payment_method(body: PaymentMethodRef) -> PaymentMethods =
+    payments.remove_payment_method;
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -370,21 +336,12 @@ impl From<payments::StoredAccount> for StoredAccount {
     }
 }
 
+forward! {
 /// The CreditCard Wallet (stored account).
 #[utoipa::path(get, path = "/api/payments/stored-account/get/", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = StoredAccount), (status = 401, body = ErrorBody)))]
-async fn get_stored_account(
-    State(state): State<AppState>,
-    User(caller): User,
-) -> ApiResult<Json<StoredAccount>> {
-    let account = state
-        .clients
-        .payments
-        .clone()
-        .get_stored_account(caller.request(payments::GetStoredAccountRequest {}))
-        .await?
-        .into_inner();
-    Ok(Json(account.into()))
+fn get_stored_account() -> StoredAccount =
+    payments.get_stored_account(payments::GetStoredAccountRequest {});
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -397,43 +354,30 @@ pub struct UpdateStoredAccount {
     pub payment_method_id: String,
 }
 
+impl From<UpdateStoredAccount> for payments::UpdateStoredAccountRequest {
+    fn from(body: UpdateStoredAccount) -> Self {
+        Self {
+            auto_topping_up_amount: body.auto_topping_up_amount,
+            payment_method_id: body.payment_method_id,
+        }
+    }
+}
+
+forward! {
 /// Sets the wallet card and the auto top-up amount.
 #[utoipa::path(post, path = "/api/payments/stored-account/update/", tag = "payments", security(("bearer" = [])),
     request_body = UpdateStoredAccount,
     responses((status = 200, body = StoredAccount), (status = 400, body = ErrorBody)))]
-async fn update_stored_account(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<UpdateStoredAccount>,
-) -> ApiResult<Json<StoredAccount>> {
-    let account = state
-        .clients
-        .payments
-        .clone()
-        .update_stored_account(caller.request(payments::UpdateStoredAccountRequest {
-            auto_topping_up_amount: body.auto_topping_up_amount,
-            payment_method_id: body.payment_method_id,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(account.into()))
+fn update_stored_account(body: UpdateStoredAccount) -> StoredAccount =
+    payments.update_stored_account;
 }
 
+forward! {
 /// Closes the wallet: no card, no auto top-up; the balance stays the user's.
 #[utoipa::path(delete, path = "/api/payments/stored-account/delete/", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = StoredAccount), (status = 401, body = ErrorBody)))]
-async fn delete_stored_account(
-    State(state): State<AppState>,
-    User(caller): User,
-) -> ApiResult<Json<StoredAccount>> {
-    let account = state
-        .clients
-        .payments
-        .clone()
-        .delete_stored_account(caller.request(payments::DeleteStoredAccountRequest {}))
-        .await?
-        .into_inner();
-    Ok(Json(account.into()))
+fn delete_stored_account() -> StoredAccount =
+    payments.delete_stored_account(payments::DeleteStoredAccountRequest {});
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -442,21 +386,20 @@ pub struct Wallet {
     pub currency: String,
 }
 
+impl From<payments::Wallet> for Wallet {
+    fn from(w: payments::Wallet) -> Self {
+        Self {
+            balance: w.balance,
+            currency: w.currency,
+        }
+    }
+}
+
+forward! {
 /// The wallet balance.
 #[utoipa::path(get, path = "/api/payments/evidentia-wallet/get/", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = Wallet), (status = 401, body = ErrorBody)))]
-async fn get_wallet(State(state): State<AppState>, User(caller): User) -> ApiResult<Json<Wallet>> {
-    let wallet = state
-        .clients
-        .payments
-        .clone()
-        .get_wallet(caller.request(payments::GetWalletRequest {}))
-        .await?
-        .into_inner();
-    Ok(Json(Wallet {
-        balance: wallet.balance,
-        currency: wallet.currency,
-    }))
+fn get_wallet() -> Wallet = payments.get_wallet(payments::GetWalletRequest {});
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -494,9 +437,7 @@ async fn create_payment_intent(
     ApiJson(body): ApiJson<CreatePaymentIntent>,
 ) -> ApiResult<Json<PaymentIntent>> {
     let intent = state
-        .clients
-        .payments
-        .clone()
+        .payments()
         .create_payment_intent(caller.request(payments::CreatePaymentIntentRequest {
             payment_method_id: body.payment_method_id,
             metadata: Some(payments::PaymentIntentMetadata {
@@ -505,8 +446,8 @@ async fn create_payment_intent(
             }),
             idempotency_key: key,
         }))
-        .await?
-        .into_inner();
+        .await
+        .answer()?;
     Ok(Json(PaymentIntent {
         client_secret: intent.client_secret,
         payment_intent_id: intent.payment_intent_id,
@@ -614,12 +555,10 @@ async fn folder_snapshot(
     folder_id: String,
 ) -> ApiResult<payments::FolderSnapshot> {
     let folder = state
-        .clients
-        .evidence
-        .clone()
+        .evidence()
         .get_folder(caller.request(evidence::GetFolderRequest { folder_id }))
-        .await?
-        .into_inner();
+        .await
+        .answer()?;
     if !folder.owned_by_caller {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -648,9 +587,7 @@ async fn pay(
 ) -> ApiResult<Json<PayResponse>> {
     let folder = folder_snapshot(&state, &caller, body.folder_id).await?;
     let answer = state
-        .clients
-        .payments
-        .clone()
+        .payments()
         .pay(caller.request(payments::PayRequest {
             kind: body.kind,
             folder: Some(folder),
@@ -659,8 +596,8 @@ async fn pay(
             idempotency_key: key,
             share: None,
         }))
-        .await?
-        .into_inner();
+        .await
+        .answer()?;
     Ok(Json(PayResponse {
         transaction: answer.transaction.unwrap_or_default().into(),
         stored_account: answer.stored_account.unwrap_or_default().into(),
@@ -723,43 +660,30 @@ pub struct Transactions {
     pub movements: Vec<MoneyMovement>,
 }
 
+impl From<payments::Transactions> for Transactions {
+    fn from(list: payments::Transactions) -> Self {
+        Self {
+            transactions: list.transactions.into_iter().map(Into::into).collect(),
+            movements: list.movements.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+forward! {
 /// The user's purchases and every money movement, newest first.
 #[utoipa::path(get, path = "/api/payments/transactions/", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = Transactions), (status = 401, body = ErrorBody)))]
-async fn list_transactions(
-    State(state): State<AppState>,
-    User(caller): User,
-) -> ApiResult<Json<Transactions>> {
-    let list = state
-        .clients
-        .payments
-        .clone()
-        .list_transactions(caller.request(payments::ListTransactionsRequest {}))
-        .await?
-        .into_inner();
-    Ok(Json(Transactions {
-        transactions: list.transactions.into_iter().map(Into::into).collect(),
-        movements: list.movements.into_iter().map(Into::into).collect(),
-    }))
+fn list_transactions() -> Transactions =
+    payments.list_transactions(payments::ListTransactionsRequest {});
 }
 
+forward! {
 /// One purchase (the transaction-info screen).
 #[utoipa::path(get, path = "/api/payments/transactions/{id}/", tag = "payments", security(("bearer" = [])),
     params(("id" = String, Path)),
     responses((status = 200, body = Transaction), (status = 404, body = ErrorBody)))]
-async fn get_transaction(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(id): ApiPath<String>,
-) -> ApiResult<Json<Transaction>> {
-    let t = state
-        .clients
-        .payments
-        .clone()
-        .get_transaction(caller.request(payments::GetTransactionRequest { id }))
-        .await?
-        .into_inner();
-    Ok(Json(t.into()))
+fn get_transaction(path: String) -> Transaction =
+    payments.get_transaction(|id| payments::GetTransactionRequest { id });
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -791,39 +715,38 @@ pub struct Pricing {
     pub top_up_presets: Vec<i64>,
 }
 
+impl From<payments::Pricing> for Pricing {
+    fn from(p: payments::Pricing) -> Self {
+        let percent = |bps: i64| bps as f64 / 100.0;
+        Self {
+            storage: StoragePricing {
+                month_price: p.storage_month_price,
+                included_gb: p.storage_included_gb,
+                extra_gb_month_price: p.storage_extra_gb_month_price,
+                months_options: p.storage_months_options,
+            },
+            sharing: SharingPricing {
+                authenticated: p.sharing_authenticated,
+                unauthenticated: p.sharing_unauthenticated,
+            },
+            service_fee_percent: percent(p.service_fee_bps),
+            wallet_service_fee_saving_percent: percent(p.wallet_service_fee_saving_bps),
+            card_processing_percent: percent(p.card_processing_bps),
+            card_processing_fixed: p.card_processing_fixed,
+            first_authorisation: p.first_authorisation,
+            auto_top_up_threshold: p.auto_top_up_threshold,
+            top_up_min: p.top_up_min,
+            top_up_max: p.top_up_max,
+            top_up_presets: p.top_up_presets,
+        }
+    }
+}
+
+forward! {
 /// The pricing configuration the price screens explain.
 #[utoipa::path(get, path = "/api/payments/pricing/", tag = "payments", security(("bearer" = [])),
     responses((status = 200, body = Pricing), (status = 401, body = ErrorBody)))]
-async fn pricing(State(state): State<AppState>, User(caller): User) -> ApiResult<Json<Pricing>> {
-    let p = state
-        .clients
-        .payments
-        .clone()
-        .get_pricing(caller.request(payments::GetPricingRequest {}))
-        .await?
-        .into_inner();
-    let percent = |bps: i64| bps as f64 / 100.0;
-    Ok(Json(Pricing {
-        storage: StoragePricing {
-            month_price: p.storage_month_price,
-            included_gb: p.storage_included_gb,
-            extra_gb_month_price: p.storage_extra_gb_month_price,
-            months_options: p.storage_months_options,
-        },
-        sharing: SharingPricing {
-            authenticated: p.sharing_authenticated,
-            unauthenticated: p.sharing_unauthenticated,
-        },
-        service_fee_percent: percent(p.service_fee_bps),
-        wallet_service_fee_saving_percent: percent(p.wallet_service_fee_saving_bps),
-        card_processing_percent: percent(p.card_processing_bps),
-        card_processing_fixed: p.card_processing_fixed,
-        first_authorisation: p.first_authorisation,
-        auto_top_up_threshold: p.auto_top_up_threshold,
-        top_up_min: p.top_up_min,
-        top_up_max: p.top_up_max,
-        top_up_presets: p.top_up_presets,
-    }))
+fn pricing() -> Pricing = payments.get_pricing(payments::GetPricingRequest {});
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -861,16 +784,14 @@ async fn storage_price(
         None => None,
     };
     let price = state
-        .clients
-        .payments
-        .clone()
+        .payments()
         .calculate_storage_price(caller.request(payments::CalculateStoragePriceRequest {
             folder,
             size_bytes: body.size_bytes.unwrap_or(0),
             months: body.months,
         }))
-        .await?
-        .into_inner();
+        .await
+        .answer()?;
     Ok(Json(StoragePrice {
         breakdown: price.breakdown.unwrap_or_default().into(),
         current_storage_date: rfc3339(price.current_storage_date),
@@ -887,26 +808,21 @@ pub struct SharingPriceRequest {
     pub recipients: i32,
 }
 
+impl From<SharingPriceRequest> for payments::CalculateSharingPriceRequest {
+    fn from(body: SharingPriceRequest) -> Self {
+        Self {
+            copy_type: body.copy_type,
+            recipients: body.recipients,
+        }
+    }
+}
+
+forward! {
 /// The price of sharing copies.
 #[utoipa::path(post, path = "/api/payments/sharing-price/calculate/", tag = "payments", security(("bearer" = [])),
     request_body = SharingPriceRequest,
     responses((status = 200, body = Breakdown), (status = 400, body = ErrorBody)))]
-async fn sharing_price(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<SharingPriceRequest>,
-) -> ApiResult<Json<Breakdown>> {
-    let b = state
-        .clients
-        .payments
-        .clone()
-        .calculate_sharing_price(caller.request(payments::CalculateSharingPriceRequest {
-            copy_type: body.copy_type,
-            recipients: body.recipients,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(b.into()))
+fn sharing_price(body: SharingPriceRequest) -> Breakdown = payments.calculate_sharing_price;
 }
 
 /// Stripe's webhook deliveries (signed with the endpoint secret; processed once by event id).
@@ -925,9 +841,7 @@ async fn stripe_webhook(
         .ok_or_else(|| ApiError::bad_request("The Stripe-Signature header is missing."))?
         .to_owned();
     state
-        .clients
-        .payments
-        .clone()
+        .payments()
         .handle_stripe_webhook(tonic::Request::new(payments::StripeWebhookRequest {
             payload: body.to_vec(),
             signature,

@@ -1,0 +1,1 @@
+ALTER TABLE wallets DROP COLUMN top_up_claimed_at;

@@ -1,0 +1,278 @@
+//! Paying for a purchase (a storage extension, or a share the sharing service sells), in three
+//! steps a reader can follow: `quote` reads what it costs and how it will be paid, `fund` makes
+//! the card charge that needs (at Stripe, with no row locked), and `complete` debits the
+//! wallet and records the purchase and its event in the caller's transaction.
+//!
+//! From the wallet: the balance pays first; when it is short, the wallet card is charged the larger
+//! of the shortfall and the auto top-up amount, into the wallet, then the purchase is debited;
+//! afterwards a balance under $5.00 tops up. By card: the default card is charged the card total.
+
+use chrono::{DateTime, Utc};
+use evidentia_common::{outbox, time};
+use evidentia_proto::events::v1::StorageExtensionPaid;
+use sqlx::{PgConnection, PgPool};
+use uuid::Uuid;
+
+use crate::{
+    app::{charges, ledger},
+    domain::{EntryKind, Purpose},
+    error::PaymentsError,
+    pricing::{Breakdown, Pricing, StorageSize},
+    store::{customers, declines, purchases, wallets},
+    stripe::{Stripe, StripeFailure},
+};
+
+/// A purchase to pay, parsed at the edge.
+#[derive(Debug, Clone)]
+pub struct Order {
+    pub folder_id: Uuid,
+    pub from_wallet: bool,
+    pub item: Item,
+}
+
+/// What a purchase buys.
+#[derive(Debug, Clone)]
+pub enum Item {
+    /// `months` more storage for a folder of `used_bytes`, until `target`.
+    Extension {
+        months: i32,
+        used_bytes: i64,
+        target: DateTime<Utc>,
+    },
+    /// Copies for a share (only the sharing service buys these).
+    Share {
+        share_id: Uuid,
+        authenticated: bool,
+        recipients: i32,
+        breakdown: Breakdown,
+    },
+}
+
+impl Item {
+    fn description(&self) -> String {
+        let plural = |n: i32| if n == 1 { "" } else { "s" };
+        match self {
+            Self::Extension { months, .. } => {
+                format!("Storage extension by {months} month{}", plural(*months))
+            }
+            Self::Share {
+                authenticated,
+                recipients,
+                ..
+            } => format!(
+                "{} copies for {recipients} recipient{}",
+                if *authenticated {
+                    "Authenticated"
+                } else {
+                    "Unauthenticated"
+                },
+                plural(*recipients)
+            ),
+        }
+    }
+}
+
+/// What the purchase costs and how it will be paid.
+#[derive(Debug, Clone)]
+pub struct Quote {
+    pub purchase_id: Uuid,
+    pub customer: String,
+    pub breakdown: Breakdown,
+    pub description: String,
+    pub funding: Funding,
+}
+
+#[derive(Debug, Clone)]
+pub enum Funding {
+    /// From the wallet; a transfer from the wallet card covers what the balance cannot.
+    Wallet { transfer: Option<(String, i64)> },
+    /// By the default card.
+    Card { payment_method: String },
+}
+
+/// Step 1: the price and the plan to pay it, read without locks (`complete` checks the balance
+/// again under the wallet's lock).
+#[tracing::instrument(skip_all, fields(user.id = %user_id))]
+pub async fn quote(
+    conn: &mut PgConnection,
+    pricing: &Pricing,
+    user_id: Uuid,
+    order: &Order,
+) -> Result<Quote, PaymentsError> {
+    let billing = customers::billing(conn, user_id)
+        .await?
+        .ok_or(PaymentsError::NoCustomer)?;
+    let customer = billing
+        .stripe_customer_id
+        .ok_or(PaymentsError::NoCustomer)?;
+    let breakdown = match &order.item {
+        Item::Extension {
+            months, used_bytes, ..
+        } => pricing.storage(StorageSize::measured(*used_bytes), *months)?,
+        Item::Share { breakdown, .. } => *breakdown,
+    };
+    let funding = if order.from_wallet {
+        let funds = wallets::funds(conn, user_id).await?;
+        let balance = funds.as_ref().map_or(0, |f| f.balance);
+        let transfer = if balance < breakdown.wallet_total {
+            let Some((card, auto_amount)) =
+                funds.and_then(|f| f.payment_method.map(|pm| (pm, f.auto_amount)))
+            else {
+                return Err(PaymentsError::Refused(
+                    "Your CreditCard Wallet balance is too low. Top it up or pay by card.",
+                ));
+            };
+            // The balance is below the total here, and both are at least zero.
+            let shortfall = breakdown.wallet_total - balance;
+            Some((card, shortfall.max(auto_amount.max(pricing.top_up_min))))
+        } else {
+            None
+        };
+        Funding::Wallet { transfer }
+    } else {
+        let Some(payment_method) = billing.default_payment_method else {
+            return Err(PaymentsError::Refused(
+                "Add a card to pay with, or pay from your CreditCard Wallet.",
+            ));
+        };
+        Funding::Card { payment_method }
+    };
+    Ok(Quote {
+        purchase_id: Uuid::now_v7(),
+        customer,
+        breakdown,
+        description: order.item.description(),
+        funding,
+    })
+}
+
+/// What the card paid toward a purchase.
+#[derive(Debug, Clone, Default)]
+pub struct Funded {
+    pub charged_to_card: i64,
+    pub card_intent: Option<String>,
+}
+
+/// Step 2: the card charge the quote needs, at Stripe under a key made from the request's (a retry
+/// is the same charge), recorded at once in its own transaction: a transfer credited to the wallet
+/// stays the user's even if the purchase then fails. A decline is recorded and is `CardDeclined`.
+#[tracing::instrument(skip_all, fields(user.id = %user_id))]
+pub async fn fund(
+    pool: &PgPool,
+    stripe: &dyn Stripe,
+    user_id: Uuid,
+    key: &str,
+    quote: &Quote,
+) -> Result<Funded, PaymentsError> {
+    let (payment_method, amount, purpose, suffix) = match &quote.funding {
+        Funding::Wallet { transfer: None } => return Ok(Funded::default()),
+        Funding::Wallet {
+            transfer: Some((card, amount)),
+        } => (card, *amount, Purpose::Shortfall, "transfer"),
+        Funding::Card { payment_method } => (
+            payment_method,
+            quote.breakdown.total,
+            Purpose::CardPurchase,
+            "card",
+        ),
+    };
+    let idempotency_key = format!("pay-{user_id}-{key}-{suffix}");
+    let charge = charges::Charge {
+        user_id,
+        customer: &quote.customer,
+        payment_method,
+        amount,
+        purpose,
+        idempotency_key: &idempotency_key,
+    };
+    match charges::charge(stripe, &charge).await {
+        Ok(intent) => {
+            let mut tx = pool.begin().await?;
+            charges::record_charge(&mut tx, &intent.id, &charge).await?;
+            tx.commit().await?;
+            Ok(Funded {
+                charged_to_card: amount,
+                card_intent: Some(intent.id),
+            })
+        }
+        Err(StripeFailure::Declined { message, .. }) => {
+            let mut conn = pool.acquire().await?;
+            if purpose == Purpose::Shortfall {
+                wallets::set_top_up_error(&mut conn, user_id, payment_method, &message).await?;
+            }
+            declines::insert(&mut conn, &charge.declined(&message)).await?;
+            Err(PaymentsError::CardDeclined)
+        }
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// Step 3, in the caller's transaction: the wallet debit (its balance checked again under the
+/// wallet's lock), the transaction number, the purchase row and, for an extension, the
+/// StorageExtensionPaid event. Answers the purchase's id.
+#[tracing::instrument(skip_all, fields(user.id = %user_id))]
+pub async fn complete(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    order: &Order,
+    quote: &Quote,
+    funded: &Funded,
+) -> Result<Uuid, PaymentsError> {
+    let paid_from_wallet = if order.from_wallet {
+        ledger::post(
+            conn,
+            user_id,
+            EntryKind::Purchase,
+            -quote.breakdown.wallet_total,
+            &format!("purchase:{}", quote.purchase_id),
+            &quote.description,
+        )
+        .await?;
+        quote.breakdown.wallet_total
+    } else {
+        0
+    };
+    let number = format!(
+        "EVD-{}-{:06}",
+        Utc::now().format("%Y"),
+        purchases::next_number(conn).await?
+    );
+    let (kind, months, target, share_id) = match &order.item {
+        Item::Extension { months, target, .. } => {
+            ("storage_extension", Some(*months), Some(*target), None)
+        }
+        Item::Share { share_id, .. } => ("sharing", None, None, Some(*share_id)),
+    };
+    purchases::insert(
+        conn,
+        &purchases::NewPurchase {
+            id: quote.purchase_id,
+            user_id,
+            transaction_number: &number,
+            kind,
+            description: &quote.description,
+            folder_id: order.folder_id,
+            months,
+            storage_expires_at: target,
+            breakdown: quote.breakdown,
+            paid_from_wallet,
+            charged_to_card: funded.charged_to_card,
+            card_payment_intent_id: funded.card_intent.as_deref(),
+            share_id,
+        },
+    )
+    .await?;
+    if let Some(target) = target {
+        outbox::enqueue(
+            conn,
+            &StorageExtensionPaid {
+                purchase_id: quote.purchase_id.to_string(),
+                folder_id: order.folder_id.to_string(),
+                owner_id: user_id.to_string(),
+                storage_expires_at: Some(time::timestamp(target)),
+            },
+        )
+        .await?;
+    }
+    Ok(quote.purchase_id)
+}

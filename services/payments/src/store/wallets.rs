@@ -1,0 +1,241 @@
+//! `wallets` and `wallet_entries`: the CreditCard Wallet's stored account and its ledger.
+
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use crate::domain::EntryKind;
+
+/// Makes sure the user's wallet row exists (it holds the balance even without a wallet card).
+#[tracing::instrument(skip_all)]
+pub async fn ensure(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!(
+        "INSERT INTO wallets (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING",
+        user_id
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The balance, with the row locked for the rest of the transaction.
+#[tracing::instrument(skip_all)]
+pub async fn lock_balance(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<i64> {
+    sqlx::query_scalar!(
+        "SELECT balance_cents FROM wallets WHERE user_id = $1 FOR UPDATE",
+        user_id
+    )
+    .fetch_one(conn)
+    .await
+}
+
+/// What a purchase from the wallet reads before it pays: no lock is taken.
+#[derive(Debug, Clone)]
+pub struct Funds {
+    pub balance: i64,
+    pub payment_method: Option<String>,
+    pub auto_amount: i64,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn funds(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option<Funds>> {
+    sqlx::query_as!(
+        Funds,
+        r#"SELECT balance_cents AS balance, payment_method,
+                  auto_topping_up_amount_cents AS auto_amount
+           FROM wallets WHERE user_id = $1"#,
+        user_id
+    )
+    .fetch_optional(conn)
+    .await
+}
+
+/// One ledger entry; false when its reference was recorded before (nothing is written then).
+#[tracing::instrument(skip_all)]
+pub async fn insert_entry(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    kind: EntryKind,
+    amount: i64,
+    balance_after: i64,
+    reference: &str,
+    description: &str,
+) -> sqlx::Result<bool> {
+    Ok(sqlx::query!(
+        "INSERT INTO wallet_entries (id, user_id, kind, amount_cents, balance_after_cents, reference, description)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (reference) DO NOTHING",
+        Uuid::now_v7(),
+        user_id,
+        kind.as_str(),
+        amount,
+        balance_after,
+        reference,
+        description
+    )
+    .execute(conn)
+    .await?
+    .rows_affected()
+        == 1)
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn set_balance(conn: &mut PgConnection, user_id: Uuid, balance: i64) -> sqlx::Result<()> {
+    sqlx::query!(
+        "UPDATE wallets SET balance_cents = $2, updated_at = now() WHERE user_id = $1",
+        user_id,
+        balance
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The stored account's columns, with the wallet card's brand and last4.
+#[derive(Debug, Clone)]
+pub struct AccountRow {
+    pub balance: i64,
+    pub auto_amount: i64,
+    pub payment_method: Option<String>,
+    pub brand: Option<String>,
+    pub last4: Option<String>,
+    pub top_up_error: Option<String>,
+    pub top_up_error_last4: Option<String>,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn account(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option<AccountRow>> {
+    sqlx::query_as!(
+        AccountRow,
+        r#"SELECT w.balance_cents AS balance, w.auto_topping_up_amount_cents AS auto_amount,
+                  w.payment_method, p.brand AS "brand?", p.last4 AS "last4?", w.top_up_error,
+                  w.top_up_error_last4
+           FROM wallets w LEFT JOIN payment_methods p ON p.id = w.payment_method
+           WHERE w.user_id = $1"#,
+        user_id
+    )
+    .fetch_optional(conn)
+    .await
+}
+
+/// Sets the wallet card and amount; a new card clears a previous top-up error.
+#[tracing::instrument(skip_all)]
+pub async fn set_card(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    payment_method: &str,
+    amount: i64,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "UPDATE wallets SET payment_method = $2, auto_topping_up_amount_cents = $3,
+                top_up_error = CASE WHEN payment_method IS DISTINCT FROM $2 THEN NULL ELSE top_up_error END,
+                top_up_error_last4 = CASE WHEN payment_method IS DISTINCT FROM $2 THEN NULL ELSE top_up_error_last4 END,
+                closed_at = NULL, updated_at = now()
+         WHERE user_id = $1",
+        user_id,
+        payment_method,
+        amount
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Opens the wallet with the card and amount of its creation, unless it already has a card.
+#[tracing::instrument(skip_all)]
+pub async fn open(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    payment_method: &str,
+    amount: i64,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "UPDATE wallets SET payment_method = COALESCE(payment_method, $2),
+                auto_topping_up_amount_cents = CASE WHEN payment_method IS NULL THEN $3 ELSE auto_topping_up_amount_cents END,
+                top_up_error = NULL, top_up_error_last4 = NULL, closed_at = NULL, updated_at = now()
+         WHERE user_id = $1",
+        user_id,
+        payment_method,
+        amount
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn close(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!(
+        "UPDATE wallets SET payment_method = NULL, auto_topping_up_amount_cents = 0,
+                top_up_error = NULL, top_up_error_last4 = NULL, closed_at = now(), updated_at = now()
+         WHERE user_id = $1",
+        user_id
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn set_top_up_error(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    payment_method: &str,
+    message: &str,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "UPDATE wallets SET top_up_error = $2,
+                top_up_error_last4 = (SELECT last4 FROM payment_methods WHERE id = $3), updated_at = now()
+         WHERE user_id = $1",
+        user_id,
+        message,
+        payment_method
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// An auto top-up one caller claimed: the card and amount to charge, and the customer.
+#[derive(Debug, Clone)]
+pub struct TopUpClaim {
+    pub payment_method: String,
+    pub amount: i64,
+    pub customer: String,
+}
+
+/// Claims the wallet's auto top-up when it is due (a wallet card, no top-up error, an amount, a
+/// balance under `threshold`) and nobody else holds the claim; a claim older than two minutes was
+/// left by a caller that stopped and is taken over. The claim replaces a row lock held across the
+/// Stripe charge: concurrent purchases top up once, and nothing else waits for Stripe.
+#[tracing::instrument(skip_all)]
+pub async fn claim_top_up(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    threshold: i64,
+) -> sqlx::Result<Option<TopUpClaim>> {
+    sqlx::query_as!(
+        TopUpClaim,
+        r#"UPDATE wallets w SET top_up_claimed_at = now()
+           FROM customers c
+           WHERE w.user_id = $1 AND c.user_id = w.user_id AND c.stripe_customer_id IS NOT NULL
+             AND w.payment_method IS NOT NULL AND w.top_up_error IS NULL
+             AND w.auto_topping_up_amount_cents > 0 AND w.balance_cents < $2
+             AND (w.top_up_claimed_at IS NULL OR w.top_up_claimed_at < now() - interval '2 minutes')
+           RETURNING w.payment_method AS "payment_method!", w.auto_topping_up_amount_cents AS amount,
+                     c.stripe_customer_id AS "customer!""#,
+        user_id,
+        threshold
+    )
+    .fetch_optional(conn)
+    .await
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn release_top_up(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!(
+        "UPDATE wallets SET top_up_claimed_at = NULL WHERE user_id = $1",
+        user_id
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}

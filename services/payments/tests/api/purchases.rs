@@ -1,0 +1,97 @@
+//! Purchases paid from the wallet or by card, through the steps of `app::pay`.
+
+use evidentia_proto::payments::v1 as pb;
+use uuid::Uuid;
+
+use crate::helpers::{TestApp, account_created, as_user, user_of};
+
+const OK_CARD: &str = "4242424242424242";
+
+fn extension(folder_id: Uuid, pay_with: &str, key: &str) -> pb::PayRequest {
+    pb::PayRequest {
+        kind: "storage_extension".to_owned(),
+        folder: Some(pb::FolderSnapshot {
+            folder_id: folder_id.to_string(),
+            used_bytes: 300_000_000,
+            storage_expires_at: None,
+        }),
+        months: 3,
+        pay_with: pay_with.to_owned(),
+        idempotency_key: key.to_owned(),
+        share: None,
+    }
+}
+
+#[tokio::test]
+async fn retries_racing_with_one_key_make_one_purchase_and_one_answer() {
+    let app = TestApp::spawn().await;
+    let user = account_created();
+    let caller = as_user(user_of(&user));
+    let card = app.saved_card(&user, OK_CARD).await;
+    // $25.00 and the first card's $0.50 authorisation kept as credit.
+    assert_eq!(app.wallet(&user, &card, 2500).await, 2550);
+
+    let folder = Uuid::now_v7();
+    let key = Uuid::new_v4().to_string();
+    let answers = futures::future::join_all((0..5).map(|_| {
+        let mut client = app.client();
+        let request = caller.request(extension(folder, "wallet", &key));
+        async move { client.pay(request).await.map(tonic::Response::into_inner) }
+    }))
+    .await;
+    let first = answers[0].as_ref().expect("paid").clone();
+    for answer in &answers {
+        assert_eq!(answer.as_ref().expect("paid"), &first);
+    }
+    let transaction = first.transaction.expect("transaction");
+    // 3 months of a small folder: $5.97, a 20% service fee less the wallet's 10% saving on it.
+    assert_eq!(transaction.paid_from_wallet, 597 + 119 - 12);
+    assert_eq!(transaction.charged_to_card, 0);
+
+    let list = app
+        .client()
+        .list_transactions(caller.request(pb::ListTransactionsRequest {}))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(list.transactions.len(), 1, "{:?}", list.transactions);
+    let balance = app
+        .client()
+        .get_wallet(caller.request(pb::GetWalletRequest {}))
+        .await
+        .unwrap()
+        .into_inner()
+        .balance;
+    assert_eq!(balance, 2550 - 704);
+
+    // The same key with another request is refused; nothing moves.
+    let other = app
+        .client()
+        .pay(caller.request(extension(Uuid::now_v7(), "wallet", &key)))
+        .await
+        .unwrap_err();
+    assert_eq!(other.code(), tonic::Code::AlreadyExists);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_card_purchase_charges_the_default_card_and_leaves_the_wallet_alone() {
+    let app = TestApp::spawn().await;
+    let user = account_created();
+    let caller = as_user(user_of(&user));
+    app.saved_card(&user, OK_CARD).await;
+    let paid = app
+        .client()
+        .pay(caller.request(extension(Uuid::now_v7(), "card", "card-key-1")))
+        .await
+        .unwrap()
+        .into_inner();
+    let transaction = paid.transaction.expect("transaction");
+    assert_eq!(transaction.paid_from_wallet, 0);
+    // By card: the card total, with the processing fee.
+    assert_eq!(transaction.charged_to_card, transaction.amount_paid);
+    assert!(transaction.transaction_number.starts_with("EVD-"));
+    // Only the first card's $0.50 authorisation is in the wallet.
+    assert_eq!(paid.stored_account.expect("account").balance, 50);
+    app.stop().await;
+}

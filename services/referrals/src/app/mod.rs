@@ -1,0 +1,4 @@
+//! The use-cases of referrals: a connection or pool in, domain types in and out.
+
+pub mod promo;
+pub mod referral_codes;
