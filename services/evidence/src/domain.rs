@@ -1,8 +1,12 @@
-//! Validated values of the evidence domain: names (spec §5 "File name"), media types, client
-//! ids, rentals and their sections (spec §1, §2 "Vehicle rental steps").
+//! The evidence domain: validated values (names per spec §5 "File name", media types, client ids,
+//! rentals and their sections per spec §1, §2 "Vehicle rental steps") and the records the
+//! service keeps (usage, folders, items, templates and their steps, memberships).
 
+use chrono::{DateTime, Utc};
 use evidentia_common::errors::FieldError;
 use uuid::Uuid;
+
+use crate::{config::StoragePolicy, error::EvidenceError};
 
 /// A file or folder name: 2 to 50 characters of letters, digits, space and , - _ ` | . ' ".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -261,6 +265,358 @@ pub fn section(
             format!("Choose one of: {}.", kind.sections().join(", ")),
         )),
     }
+}
+
+/// A user's storage usage: what their verified files (and files a retake keeps) take.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Usage {
+    pub used_bytes: i64,
+    pub file_count: i64,
+    pub folder_count: i64,
+}
+
+/// A folder with its rental, its organization origin and what its files count for.
+#[derive(Debug, Clone)]
+pub struct Folder {
+    pub id: Uuid,
+    pub owner_id: Uuid,
+    pub name: String,
+    pub created_at: DateTime<Utc>,
+    pub storage_expires_at: DateTime<Utc>,
+    pub file_count: i64,
+    pub used_bytes: i64,
+    pub client_id: Option<Uuid>,
+    pub rental_kind: Option<String>,
+    pub vehicle_type: Option<String>,
+    pub moment: Option<String>,
+    pub pickup_folder_id: Option<Uuid>,
+    pub organization_id: Option<Uuid>,
+    pub template_id: Option<Uuid>,
+}
+
+impl Folder {
+    pub fn rental_kind(&self) -> Option<RentalKind> {
+        self.rental_kind.as_deref().and_then(RentalKind::parse)
+    }
+}
+
+/// An evidence item: its file, its upload, where and when it was captured, and its folder's
+/// storage date.
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub id: Uuid,
+    pub folder_id: Uuid,
+    pub owner_id: Uuid,
+    pub name: String,
+    pub media_type: String,
+    pub mime_type: String,
+    pub object_key: String,
+    pub file_size: i64,
+    pub sha256: String,
+    pub status: String,
+    pub rejection_reason: String,
+    pub upload_id: Option<String>,
+    pub part_size: Option<i64>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub city: String,
+    pub address: String,
+    pub country_code: String,
+    pub duration_seconds: Option<f64>,
+    pub captured_at: DateTime<Utc>,
+    pub received_at: Option<DateTime<Utc>>,
+    pub verified_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    pub thumbnail_key: Option<String>,
+    pub client_id: Option<Uuid>,
+    pub section: Option<String>,
+    pub previous_object_key: Option<String>,
+    pub previous_thumbnail_key: Option<String>,
+    pub previous_file_size: Option<i64>,
+    pub purged_at: Option<DateTime<Utc>>,
+    pub storage_expires_at: DateTime<Utc>,
+    pub step_id: Option<Uuid>,
+    pub contributor_id: Option<Uuid>,
+    pub contributor_email: Option<String>,
+    pub review_state: Option<String>,
+}
+
+impl Item {
+    /// The stored file that opens and downloads, with its thumbnail: the current one once its
+    /// bytes are in, else the previous verified one a pending retake replaces.
+    pub fn readable(&self) -> Option<(&str, Option<&str>)> {
+        if self.purged_at.is_some() {
+            None
+        } else if matches!(self.status.as_str(), "uploaded" | "verified") {
+            Some((&self.object_key, self.thumbnail_key.as_deref()))
+        } else {
+            self.previous_object_key
+                .as_deref()
+                .map(|key| (key, self.previous_thumbnail_key.as_deref()))
+        }
+    }
+
+    /// Bytes this item counts for in its owner's usage.
+    pub fn counted_bytes(&self) -> Option<i64> {
+        if self.purged_at.is_some() {
+            None
+        } else if self.status == "verified" {
+            Some(self.file_size)
+        } else {
+            self.previous_object_key
+                .as_ref()
+                .map(|_| self.previous_file_size.unwrap_or(0))
+        }
+    }
+
+    /// Every object of the item to remove from S3 when it goes (with the unfinished upload to
+    /// abort, if any).
+    pub fn objects(&self) -> Vec<(String, Option<String>)> {
+        let upload = (self.status == "awaiting_upload")
+            .then(|| self.upload_id.clone())
+            .flatten();
+        let mut objects = vec![(self.object_key.clone(), upload)];
+        for key in [
+            &self.thumbnail_key,
+            &self.previous_object_key,
+            &self.previous_thumbnail_key,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            objects.push((key.clone(), None));
+        }
+        objects
+    }
+}
+
+/// A step of a capture template: what to capture, in which media, how many files.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub id: Uuid,
+    pub name: String,
+    pub instructions: String,
+    pub media_types: Vec<String>,
+    pub min_files: i32,
+    pub max_files: i32,
+}
+
+impl Step {
+    pub fn media(&self) -> Vec<MediaType> {
+        media(&self.media_types)
+    }
+}
+
+/// A step of an organization folder (its own copy of the template's), with the files that count
+/// towards it (verified, and not pending or declined).
+#[derive(Debug, Clone)]
+pub struct FolderStep {
+    pub id: Uuid,
+    pub folder_id: Uuid,
+    pub name: String,
+    pub instructions: String,
+    pub media_types: Vec<String>,
+    pub min_files: i32,
+    pub max_files: i32,
+    pub file_count: i64,
+}
+
+impl FolderStep {
+    pub fn complete(&self) -> bool {
+        self.file_count >= i64::from(self.min_files)
+    }
+
+    pub fn media(&self) -> Vec<MediaType> {
+        media(&self.media_types)
+    }
+}
+
+fn media(stored: &[String]) -> Vec<MediaType> {
+    stored
+        .iter()
+        .filter_map(|m| MediaType::from_db(m))
+        .collect()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Owner,
+    Admin,
+    Member,
+}
+
+impl Role {
+    /// A role as accounts names it; anything but an owner or an admin is a member.
+    pub fn parse(value: &str) -> Self {
+        match value {
+            "owner" => Self::Owner,
+            "admin" => Self::Admin,
+            _ => Self::Member,
+        }
+    }
+
+    /// Owners and admins shape the organization's work: templates, and renaming or deleting
+    /// what is in its folders (the role matrix in docs/decisions.md).
+    pub fn manages(self) -> bool {
+        matches!(self, Self::Owner | Self::Admin)
+    }
+}
+
+/// The caller's organization, as accounts knows it now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Membership {
+    pub organization_id: Uuid,
+    pub owner_id: Uuid,
+    pub role: Role,
+}
+
+impl Membership {
+    pub fn require_manager(&self) -> Result<(), EvidenceError> {
+        if self.role.manages() {
+            Ok(())
+        } else {
+            Err(EvidenceError::Forbidden)
+        }
+    }
+}
+
+/// A folder as the device asks for it.
+#[derive(Debug, Clone)]
+pub struct NewFolder {
+    pub name: Name,
+    pub client_id: Option<Uuid>,
+    pub rental: Option<Rental>,
+    pub organization: Option<OrganizationOrigin>,
+}
+
+/// An organization folder's organization and the template it is made from.
+#[derive(Debug, Clone, Copy)]
+pub struct OrganizationOrigin {
+    pub organization_id: Uuid,
+    pub template_id: Uuid,
+}
+
+/// A folder as its reader sees it today: whether its storage date has passed or is near, and
+/// whether the reader owns it (or reaches it through their organization).
+#[derive(Debug, Clone)]
+pub struct FolderView {
+    pub folder: Folder,
+    pub expired: bool,
+    pub expire_soon: bool,
+    pub owned_by_caller: bool,
+}
+
+impl FolderView {
+    /// The folder as its owner sees it at `now`.
+    pub fn new(folder: Folder, policy: &StoragePolicy, now: DateTime<Utc>) -> Self {
+        Self {
+            expired: policy.expired(folder.storage_expires_at, now),
+            expire_soon: policy.expire_soon(folder.storage_expires_at, now),
+            owned_by_caller: true,
+            folder,
+        }
+    }
+}
+
+/// A capture as the device describes it.
+#[derive(Debug, Clone)]
+pub struct NewItem {
+    pub folder_id: Uuid,
+    pub name: String,
+    pub media_type: Option<MediaType>,
+    pub mime_type: String,
+    pub file_size: i64,
+    pub sha256: String,
+    pub captured_at: Option<DateTime<Utc>>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub duration_seconds: Option<f64>,
+    pub client_id: Option<String>,
+    pub section: Option<String>,
+    /// The step of an organization folder (required there, refused elsewhere).
+    pub step_id: Option<String>,
+    /// Set when an anonymous contributor sends the file (through the sharing service).
+    pub contribution: Option<Contribution>,
+}
+
+/// Who contributed a file to an organization folder: the sharing service's id of a verified
+/// contributor, the address they proved and the link they came by.
+#[derive(Debug, Clone)]
+pub struct Contribution {
+    pub contributor_id: Uuid,
+    pub email: String,
+    pub link_id: Uuid,
+}
+
+/// A new capture of an item's subject, as the device describes it.
+#[derive(Debug, Clone)]
+pub struct Retake {
+    pub item_id: Uuid,
+    pub mime_type: String,
+    pub file_size: i64,
+    pub sha256: String,
+    pub captured_at: Option<DateTime<Utc>>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub duration_seconds: Option<f64>,
+}
+
+/// A participant's decision on a contribution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    Accepted,
+    Declined,
+}
+
+impl Decision {
+    pub fn parse(value: &str) -> Result<Self, EvidenceError> {
+        match value {
+            "accepted" => Ok(Self::Accepted),
+            "declined" => Ok(Self::Declined),
+            _ => Err(EvidenceError::Invalid(vec![FieldError::new(
+                "decision",
+                "Choose accepted or declined.",
+            )])),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Accepted => "accepted",
+            Self::Declined => "declined",
+        }
+    }
+}
+
+/// A template step as sent (checked by `app::templates::validate`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepInput {
+    pub id: Option<Uuid>,
+    pub name: String,
+    pub instructions: String,
+    pub media_types: Vec<MediaType>,
+    pub min_files: i32,
+    pub max_files: i32,
+}
+
+/// A template as sent.
+#[derive(Debug, Clone)]
+pub struct TemplateInput {
+    pub name: String,
+    pub description: String,
+    pub steps: Vec<StepInput>,
+}
+
+/// A capture template with its steps in order.
+#[derive(Debug, Clone)]
+pub struct Template {
+    pub id: Uuid,
+    pub name: String,
+    pub description: String,
+    pub archived: bool,
+    pub steps: Vec<Step>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ pub mod sniff;
 pub mod startup;
 pub mod state;
 pub mod storage;
+pub mod store;
 pub mod sweeper;
 pub mod templates;
 pub mod thumbnails;

@@ -133,7 +133,7 @@ impl App {
         let owner = Uuid::now_v7();
         testing::eventually("the observer bound", WAIT, || async {
             let probe = self.folder(owner, "Probe").await;
-            self.set_date(&probe, "now() - interval '1 minute'").await;
+            self.expire_now(&probe).await;
             let deadline = tokio::time::Instant::now() + Duration::from_secs(4);
             while tokio::time::Instant::now() < deadline {
                 if self.expirations(&probe) > 0 {
@@ -173,11 +173,12 @@ impl App {
         testing::connect(&self.config.service.database_url).await
     }
 
-    async fn set_date(&self, folder: &str, date: &str) {
-        sqlx::query(&format!(
-            "UPDATE folders SET storage_expires_at = {date} WHERE id = $1"
-        ))
-        .bind(Uuid::parse_str(folder).unwrap())
+    /// Moves the folder's storage date a minute into the past.
+    async fn expire_now(&self, folder: &str) {
+        sqlx::query!(
+            "UPDATE folders SET storage_expires_at = now() - interval '1 minute' WHERE id = $1",
+            Uuid::parse_str(folder).unwrap()
+        )
         .execute(&mut self.sql().await)
         .await
         .unwrap();
@@ -295,11 +296,14 @@ impl App {
 
     /// The stored object keys of an item: file and thumbnail.
     async fn keys(&self, item: &str) -> (String, Option<String>) {
-        sqlx::query_as("SELECT object_key, thumbnail_key FROM items WHERE id = $1")
-            .bind(Uuid::parse_str(item).unwrap())
-            .fetch_one(&mut self.sql().await)
-            .await
-            .unwrap()
+        let keys = sqlx::query!(
+            "SELECT object_key, thumbnail_key FROM items WHERE id = $1",
+            Uuid::parse_str(item).unwrap()
+        )
+        .fetch_one(&mut self.sql().await)
+        .await
+        .unwrap();
+        (keys.object_key, keys.thumbnail_key)
     }
 }
 
@@ -311,7 +315,7 @@ async fn an_expired_folder_is_announced_once_and_an_extension_restores_it_and_re
     let item = app.photo(owner, &folder).await;
     let (key, thumbnail) = app.keys(&item).await;
 
-    app.set_date(&folder, "now() - interval '1 minute'").await;
+    app.expire_now(&folder).await;
     testing::eventually("FolderExpired", WAIT, || async {
         (app.expirations(&folder) > 0).then_some(())
     })
@@ -333,7 +337,7 @@ async fn an_expired_folder_is_announced_once_and_an_extension_restores_it_and_re
     );
     // Later sweeps do not announce it again: once a later probe's expiry is seen, still one.
     let probe = app.folder(owner, "Later probe").await;
-    app.set_date(&probe, "now() - interval '1 minute'").await;
+    app.expire_now(&probe).await;
     testing::eventually("a later sweep", WAIT, || async {
         (app.expirations(&probe) > 0).then_some(())
     })
@@ -376,7 +380,7 @@ async fn an_expired_folder_is_announced_once_and_an_extension_restores_it_and_re
     assert!(thumbnail.is_some());
 
     // The extension re-armed the announcement: the next expiry is published again.
-    app.set_date(&folder, "now() - interval '1 minute'").await;
+    app.expire_now(&folder).await;
     testing::eventually("the second FolderExpired", WAIT, || async {
         (app.expirations(&folder) == 2).then_some(())
     })
@@ -404,14 +408,15 @@ async fn after_the_grace_period_the_files_leave_the_store_and_the_rows_stay() {
     };
     assert_eq!(usage(&app).await.file_count, 1);
 
-    app.set_date(&folder, "now() - interval '1 minute'").await;
+    app.expire_now(&folder).await;
     testing::eventually("the folder purged", WAIT, || async {
-        let purged: Option<chrono::DateTime<Utc>> =
-            sqlx::query_scalar("SELECT purged_at FROM items WHERE id = $1")
-                .bind(Uuid::parse_str(&item).unwrap())
-                .fetch_one(&mut app.sql().await)
-                .await
-                .unwrap();
+        let purged: Option<chrono::DateTime<Utc>> = sqlx::query_scalar!(
+            "SELECT purged_at FROM items WHERE id = $1",
+            Uuid::parse_str(&item).unwrap()
+        )
+        .fetch_one(&mut app.sql().await)
+        .await
+        .unwrap();
         purged.map(|_| ())
     })
     .await;
