@@ -4,39 +4,27 @@
 // sent home; an origin that is not a page of the app is ignored.
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Outlet } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makePaymentsStore, renderAt, serve } from '../components/payments/testing';
+import { makeTestStore, renderAt, serve } from '../testing';
 import { LogInPage } from '../features/auth/routes/LogInPage';
 import { StartPage } from '../features/auth/routes/StartPage';
-import { loggedOut } from '../lib/session/loginInfoSlice';
-import { Guard } from './Guard';
 
 afterEach(() => vi.unstubAllGlobals());
 
 function openApp(at: string, { signedIn }: { signedIn: boolean }) {
   serve({ 'POST accounts/login/': { access: 'a1', refresh: 'r1' } });
-  const store = makePaymentsStore();
-  if (!signedIn) store.dispatch(loggedOut());
+  const store = makeTestStore({ signedIn });
   const view = renderAt(
     store,
     [
-      {
-        element: (
-          <Guard>
-            <Outlet />
-          </Guard>
-        ),
-        children: [
-          { path: '/', element: <StartPage /> },
-          { path: '/log-in', element: <LogInPage /> },
-          { path: '/dashboard/home', element: <p>Home screen</p> },
-          { path: '/events-history', element: <p>History screen</p> },
-          { path: '/evidence', element: <p>Evidence screen</p> },
-        ],
-      },
+      { path: '/', element: <StartPage /> },
+      { path: '/log-in', element: <LogInPage /> },
+      { path: '/dashboard/home', element: <p>Home screen</p> },
+      { path: '/events-history', element: <p>History screen</p> },
+      { path: '/evidence', element: <p>Evidence screen</p> },
     ],
     at,
+    { guarded: true },
   );
   return { ...view, store };
 }

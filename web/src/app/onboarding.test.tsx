@@ -3,14 +3,11 @@
 // replaced at the module boundary; its own tests cover it).
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Outlet } from 'react-router';
 import { afterEach, expect, it, vi } from 'vitest';
-import { makePaymentsStore, renderAt, serve } from '../components/payments/testing';
+import { makeTestStore, renderAt, serve } from '../testing';
 import { SignUpPage } from '../features/auth/routes/SignUpPage';
 import { PaymentDetailsSetupPage } from '../features/cards/routes/PaymentDetailsSetupPage';
 import { WalkthroughPage } from '../features/info/routes/WalkthroughPage';
-import { loggedOut } from '../lib/session/loginInfoSlice';
-import { Guard } from './Guard';
 
 vi.mock('../features/cards/components/PaymentInformationForm', () => ({
   PaymentInformationForm: () => <h1>Payment information</h1>,
@@ -26,26 +23,17 @@ it('leads a new user from sign-up through the walkthrough and the payment detail
     'POST accounts/confirmation-code/verify/': { verification_token: 'vt-1' },
     'POST accounts/create/': { access: 'new-access', refresh: 'new-refresh' },
   });
-  const store = makePaymentsStore();
-  store.dispatch(loggedOut());
+  const store = makeTestStore({ signedIn: false });
   const { router } = renderAt(
     store,
     [
-      {
-        element: (
-          <Guard>
-            <Outlet />
-          </Guard>
-        ),
-        children: [
-          { path: '/sign-up', element: <SignUpPage /> },
-          { path: '/walkthrough', element: <WalkthroughPage /> },
-          { path: '/payment-details-setup', element: <PaymentDetailsSetupPage /> },
-          { path: '/dashboard/home', element: <p>Home screen</p> },
-        ],
-      },
+      { path: '/sign-up', element: <SignUpPage /> },
+      { path: '/walkthrough', element: <WalkthroughPage /> },
+      { path: '/payment-details-setup', element: <PaymentDetailsSetupPage /> },
+      { path: '/dashboard/home', element: <p>Home screen</p> },
     ],
     '/sign-up',
+    { guarded: true },
   );
   const user = userEvent.setup();
   await user.type(screen.getByLabelText('Username'), 'ann');

@@ -1,9 +1,6 @@
-import { configureStore } from '@reduxjs/toolkit';
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loginInfoSlice } from '../lib/session/loginInfoSlice';
+import { makeTestStore, renderAt } from '../testing';
 import { continuePath, NETWORK_LOST, NetworkBanner, UNFINISHED_PROCESS, waitingFilesText } from './NetworkBanner';
 
 const waiting = vi.hoisted(() => ({ value: { count: 0 } as { count: number; firstSituation?: string } }));
@@ -13,23 +10,8 @@ function setOnline(online: boolean) {
   Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
 }
 
-function renderAt(path: string, signedIn: boolean) {
-  const store = configureStore({
-    reducer: { loginInfo: loginInfoSlice.reducer },
-    preloadedState: { loginInfo: { accessToken: signedIn ? 'a' : null, refreshToken: signedIn ? 'r' : null, accessFolderToken: null } },
-  });
-  const router = createMemoryRouter(
-    [
-      { path: '*', element: <NetworkBanner /> },
-    ],
-    { initialEntries: [path] },
-  );
-  render(
-    <Provider store={store}>
-      <RouterProvider router={router} />
-    </Provider>,
-  );
-  return router;
+function renderBanner(path: string, signedIn: boolean) {
+  return renderAt(makeTestStore({ signedIn }), [{ path: '*', element: <NetworkBanner /> }], path).router;
 }
 
 describe('network banner (spec §4)', () => {
@@ -43,7 +25,7 @@ describe('network banner (spec §4)', () => {
   it('warns offline, with More help', () => {
     setOnline(false);
     waiting.value = { count: 0 };
-    renderAt('/dashboard/home', true);
+    renderBanner('/dashboard/home', true);
     expect(screen.getByRole('alert')).toHaveTextContent(NETWORK_LOST);
     fireEvent.click(screen.getByRole('button', { name: 'More help' }));
     expect(screen.getByRole('dialog', { name: 'More help' })).toHaveTextContent('stored locally');
@@ -52,7 +34,7 @@ describe('network banner (spec §4)', () => {
   it('online with waiting files, Continue opens the first situation with syncOffline=1', () => {
     setOnline(true);
     waiting.value = { count: 2, firstSituation: 'sit-1' };
-    const router = renderAt('/dashboard/home', true);
+    const router = renderBanner('/dashboard/home', true);
     expect(screen.getByRole('status')).toHaveTextContent(`${UNFINISHED_PROCESS} 2 files are waiting to be uploaded.`);
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(continuePath('sit-1'));
@@ -64,7 +46,7 @@ describe('network banner (spec §4)', () => {
 
   it('logged out, the action is Log in, returning to the situation after', () => {
     waiting.value = { count: 1, firstSituation: 'sit-1' };
-    const router = renderAt('/', false);
+    const router = renderBanner('/', false);
     expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
     expect(router.state.location.pathname).toBe('/log-in');
@@ -76,7 +58,7 @@ describe('network banner (spec §4)', () => {
     vi.stubGlobal('location', { ...window.location, reload });
     setOnline(false);
     waiting.value = { count: 2, firstSituation: 'sit-1' };
-    renderAt('/dashboard/home', true);
+    renderBanner('/dashboard/home', true);
     expect(screen.getByRole('alert')).toHaveTextContent('2 files are waiting to be uploaded.');
     setOnline(true);
     act(() => {
@@ -90,10 +72,10 @@ describe('network banner (spec §4)', () => {
 
   it('says nothing online with nothing waiting, or on the capture screen itself', () => {
     waiting.value = { count: 0 };
-    renderAt('/dashboard/home', true);
+    renderBanner('/dashboard/home', true);
     expect(screen.queryByRole('status')).toBeNull();
     waiting.value = { count: 1, firstSituation: 'sit-1' };
-    renderAt('/evidence?situation=sit-1', true);
+    renderBanner('/evidence?situation=sit-1', true);
     expect(screen.queryByRole('status')).toBeNull();
   });
 });

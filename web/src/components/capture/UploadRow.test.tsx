@@ -1,11 +1,11 @@
 // The upload row while a failed upload is retried, and once it gives up: what is happening and
 // why, in words (spec §4 row; 'Initializing...' only for a first attempt).
-import { configureStore } from '@reduxjs/toolkit';
-import { render, screen } from '@testing-library/react';
-import { Provider } from 'react-redux';
+import type { UnknownAction } from '@reduxjs/toolkit';
+import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { CaptureInfo } from '../../lib/offline/offlineStore';
-import { uploadPending, uploadReducer, uploadRejected, uploadRetrying } from '../../lib/upload/uploadSlice';
+import { uploadPending, uploadRejected, uploadRetrying } from '../../lib/upload/uploadSlice';
+import { makeTestStore, renderWithStore } from '../../testing';
 import { UploadRow } from './UploadRow';
 
 const capture: CaptureInfo = {
@@ -19,15 +19,14 @@ const capture: CaptureInfo = {
   capturedAt: '2026-11-21T09:05:12.000Z',
 };
 
-function renderRow(...actions: Parameters<ReturnType<typeof configureStore>['dispatch']>[0][]) {
-  const store = configureStore({ reducer: { upload: uploadReducer } });
+function renderRow(...actions: UnknownAction[]) {
+  const store = makeTestStore();
   for (const action of actions) store.dispatch(action);
-  render(
-    <Provider store={store}>
-      <ul>
-        <UploadRow capture={capture} online onRetake={() => undefined} onRetry={() => undefined} />
-      </ul>
-    </Provider>,
+  renderWithStore(
+    store,
+    <ul>
+      <UploadRow capture={capture} online onRetake={() => undefined} onRetry={() => undefined} />
+    </ul>,
   );
 }
 

@@ -1,14 +1,10 @@
 // spec §2 "Media viewers", §4 "Player", §8 "Fullscreen unavailable", §9 slider range 0-100.
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { Provider } from 'react-redux';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
-import { snackbarSlice } from '../../lib/ui/uiSlice';
+import { makeTestStore, renderWithStore } from '../../testing';
 import { ImageViewer } from './ImageViewer';
 import { FULLSCREEN_UNAVAILABLE } from './types';
 import { VideoAudioPlayer } from './VideoAudioPlayer';
-
-const makeStore = () => configureStore({ reducer: combineReducers({ snackbar: snackbarSlice.reducer }) });
 
 function setFullscreenEnabled(value: boolean) {
   Object.defineProperty(document, 'fullscreenEnabled', { configurable: true, get: () => value });
@@ -27,13 +23,9 @@ afterEach(() => {
 });
 
 function renderPlayer(type: 'video' | 'audio' = 'video', extra: { watermark?: string } = {}) {
-  const store = makeStore();
+  const store = makeTestStore();
   const onClose = vi.fn();
-  render(
-    <Provider store={store}>
-      <VideoAudioPlayer source={{ src: 'http://s3.local/v.webm', title: 'Dent', type }} knownDuration={125} onClose={onClose} watermark={extra.watermark} />
-    </Provider>,
-  );
+  renderWithStore(store, <VideoAudioPlayer source={{ src: 'http://s3.local/v.webm', title: 'Dent', type }} knownDuration={125} onClose={onClose} watermark={extra.watermark} />);
   return { store, onClose };
 }
 

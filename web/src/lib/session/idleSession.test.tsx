@@ -1,10 +1,9 @@
 // The idle action (spec §4 "Session"): signed in, being idle refreshes the session through the
 // base query's refresh (10 minutes, 20 on a dev host, activity debounced by 2 s); a refused
 // refresh logs out; signed out or offline, nothing is sent.
-import { act, render } from '@testing-library/react';
-import { Provider } from 'react-redux';
+import { act } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { answer, makePaymentsStore, serve, type ApiCall } from '../../components/payments/testing';
+import { answer, makeTestStore, renderWithStore, serve, type ApiCall } from '../../testing';
 import { api } from '../api/api';
 import { IdleSession } from './idleSession';
 import { loggedOut } from './loginInfoSlice';
@@ -27,13 +26,8 @@ afterEach(() => {
 });
 
 function mount(options: { signedIn?: boolean; hostname?: string } = {}) {
-  const store = makePaymentsStore();
-  if (options.signedIn === false) store.dispatch(loggedOut());
-  render(
-    <Provider store={store}>
-      <IdleSession hostname={options.hostname ?? 'evidentia.app'} />
-    </Provider>,
-  );
+  const store = makeTestStore({ signedIn: options.signedIn !== false });
+  renderWithStore(store, <IdleSession hostname={options.hostname ?? 'evidentia.app'} />);
   return store;
 }
 

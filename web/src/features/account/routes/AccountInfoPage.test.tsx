@@ -4,8 +4,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { answer, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
-import { apiProfile, holdCalls, makeAccountStore } from '../testing/helpers';
+import { answer, type ApiCall, apiProfile, holdCalls, renderAt, serve } from '../../../testing';
+import { makeAccountStore } from '../testing/helpers';
 import { AccountInfoPage } from './AccountInfoPage';
 
 let stopZone = () => {};

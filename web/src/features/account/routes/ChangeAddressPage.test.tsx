@@ -3,9 +3,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
+import { answer, type ApiCall, apiProfile, renderAt, serve } from '../../../testing';
 import { EMPTY_DETAILS, type PlacesProvider } from '../../../lib/places';
-import { apiProfile, makeAccountStore } from '../testing/helpers';
+import { makeAccountStore } from '../testing/helpers';
 import { ChangeAddressPage } from './ChangeAddressPage';
 
 let stopZone = () => {};

@@ -4,13 +4,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, makePaymentsStore, renderAt, serve } from '../../../components/payments/testing';
+import { answer, makeTestStore, renderAt, serve } from '../../../testing';
 import { ChangePasswordPage } from './ChangePasswordPage';
 
 afterEach(() => vi.unstubAllGlobals());
 
 function open() {
-  const store = makePaymentsStore();
+  const store = makeTestStore();
   const { router } = renderAt(
     store,
     [

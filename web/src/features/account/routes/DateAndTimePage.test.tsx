@@ -4,7 +4,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderAt, serve } from '../../../components/payments/testing';
+import { renderAt, serve } from '../../../testing';
 import { formatDateTime } from '../../../lib/format/format';
 import { timeZoneChosen } from '../../../lib/ui/uiSlice';
 import { makeAccountStore } from '../testing/helpers';

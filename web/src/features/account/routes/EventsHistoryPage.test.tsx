@@ -4,8 +4,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, renderAt, serve } from '../../../components/payments/testing';
-import { makeAccountStore, queriesOf } from '../testing/helpers';
+import { answer, queriesOf, renderAt, serve } from '../../../testing';
+import { makeAccountStore } from '../testing/helpers';
 import { EventsHistoryPage } from './EventsHistoryPage';
 
 let stopZone = () => {};

@@ -5,8 +5,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, makePaymentsStore, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
-import { loggedOut } from '../../../lib/session/loginInfoSlice';
+import { answer, makeTestStore, renderAt, serve, type ApiCall } from '../../../testing';
 import { JoinOrganizationPage } from './JoinOrganizationPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -32,8 +31,7 @@ const SMS_INVITE = {
 const TOKENS = { access: 'joined-access', refresh: 'joined-refresh' };
 
 function open(code = 'ABCD2345') {
-  const store = makePaymentsStore();
-  store.dispatch(loggedOut());
+  const store = makeTestStore({ signedIn: false });
   const view = renderAt(
     store,
     [

@@ -4,8 +4,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, makePaymentsStore, renderAt, serve } from '../../../components/payments/testing';
-import { loggedOut } from '../../../lib/session/loginInfoSlice';
+import { answer, makeTestStore, renderAt, serve } from '../../../testing';
 import { ACCOUNT_RECOVERED, LogInPage } from './LogInPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -13,8 +12,7 @@ afterEach(() => vi.unstubAllGlobals());
 const DELETED = 'This account was deleted. You can recover it until Dec 21, 2026.';
 
 function open(state?: { from: string }) {
-  const store = makePaymentsStore();
-  store.dispatch(loggedOut());
+  const store = makeTestStore({ signedIn: false });
   const view = renderAt(
     store,
     [

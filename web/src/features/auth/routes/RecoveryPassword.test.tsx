@@ -5,8 +5,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, makePaymentsStore, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
-import { loggedOut } from '../../../lib/session/loginInfoSlice';
+import { answer, makeTestStore, renderAt, serve, type ApiCall } from '../../../testing';
 import { NEW_CODE_SENT } from '../components/EmailCodeStep';
 import { PASSWORD_CHANGED, preferredChannel } from './RecoveryPassword';
 import { RecoveryPage } from './RecoveryPage';
@@ -17,8 +16,7 @@ const OPTIONS = { email_hint: 'a***@example.com', phone_hint: '+1 *******100', c
 const NEW_PASSWORD = 'Newpass12#';
 
 function open() {
-  const store = makePaymentsStore();
-  store.dispatch(loggedOut());
+  const store = makeTestStore({ signedIn: false });
   const view = renderAt(
     store,
     [

@@ -4,16 +4,14 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, makePaymentsStore, renderAt, serve } from '../../../components/payments/testing';
+import { answer, makeTestStore, renderAt, serve } from '../../../testing';
 import { SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
-import { loggedOut } from '../../../lib/session/loginInfoSlice';
 import { RecoveryPage } from './RecoveryPage';
 
 afterEach(() => vi.unstubAllGlobals());
 
 function open(path = '/recovery/username') {
-  const store = makePaymentsStore();
-  store.dispatch(loggedOut());
+  const store = makeTestStore({ signedIn: false });
   const view = renderAt(
     store,
     [

@@ -5,17 +5,15 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, makePaymentsStore, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
+import { answer, makeTestStore, renderAt, serve, type ApiCall } from '../../../testing';
 import { SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
-import { loggedOut } from '../../../lib/session/loginInfoSlice';
 import { NEW_CODE_SENT } from '../components/EmailCodeStep';
 import { SignUpPage } from './SignUpPage';
 
 afterEach(() => vi.unstubAllGlobals());
 
 function open(path: '/sign-up' | '/sign-up-organization') {
-  const store = makePaymentsStore();
-  store.dispatch(loggedOut());
+  const store = makeTestStore({ signedIn: false });
   const view = renderAt(
     store,
     [

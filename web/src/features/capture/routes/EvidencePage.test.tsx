@@ -1,85 +1,31 @@
-// The capture screen with the app's reducer and the device's upload queue against a fake evidence API (which, like
-// the service, finds a folder by its id only): a new
-// situation's notice goes once its folder exists, Done opens the folder just filled, a capture
+// The capture screen with the app's reducer and the device's upload queue against a fake evidence
+// API (which, like the service, finds a folder by its id only): a new situation's notice goes once
+// its folder exists, Done opens the folder just filled, a capture
 // session is continued until Done, a second session of the day gets a folder name of its own, and
 // the session's files are listed above the camera. The camera is replaced at the module boundary
 // (its own test covers it), and so are the device's store (in memory) and the bytes' sender.
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { answer, serve } from '../../../components/payments/testing';
-import { configureStore } from '@reduxjs/toolkit';
-import { api } from '../../../lib/api/api';
 import { tokensReceived } from '../../../lib/session/loginInfoSlice';
-import { rootReducer } from '../../../lib/store/rootReducer';
-import { createDeviceUploadQueue, UploadQueueProvider } from '../../../lib/upload/uploadQueueContext';
+import { createDeviceUploadQueue } from '../../../lib/upload/uploadQueueContext';
+import { answer, makeTestStore, memoryCaptures, renderAt, serve } from '../../../testing';
 import { CAPTURE_SESSION_KEY } from '../model/captureSession';
 import { EvidencePage } from './EvidencePage';
 
-const memory = vi.hoisted(() => {
-  type Stored = { id: string; situation: string; blob: Blob } & Record<string, unknown>;
-  const captures = new Map<string, Stored>();
-  const listeners = new Set<() => void>();
-  const changed = () => listeners.forEach((l) => l());
-  return {
-    captures,
-    store: {
-      addCapture: async (capture: Stored) => {
-        captures.set(capture.id, capture);
-        changed();
-      },
-      removeCapture: async (id: string) => {
-        const had = captures.delete(id);
-        changed();
-        return had;
-      },
-      listBySituation: async (situation: string) => [...captures.values()].filter((c) => c.situation === situation),
-      getCapture: async (id: string) => captures.get(id),
-      firstSituation: async () => [...captures.values()][0]?.situation,
-      count: async () => captures.size,
-      storedBytes: async () => 0,
-      clear: async () => captures.clear(),
-      subscribe: (listener: () => void) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-      close: async () => undefined,
-    },
-  };
-});
-
 vi.mock('../../../lib/offline/offlineStore', async (actual) => ({
   ...(await actual<typeof import('../../../lib/offline/offlineStore')>()),
-  offlineStore: memory.store,
+  offlineStore: (await import('../../../testing/device')).memoryOfflineStore,
 }));
 vi.mock('../../../lib/upload/transport', async (actual) => ({
   ...(await actual<typeof import('../../../lib/upload/transport')>()),
-  xhrSender: {
-    postForm: async (_url: string, _fields: unknown, file: Blob, onProgress: (n: number) => void) => onProgress(file.size),
-    put: async () => undefined,
-  },
+  xhrSender: (await import('../../../testing/device')).instantSender,
 }));
 vi.mock('../../../lib/hash/sha256', () => ({ sha256Hex: async () => 'b'.repeat(64) }));
-vi.mock('../../../components/capture/Recorder', () => ({
-  Recorder: ({ onCaptured }: { onCaptured: (r: unknown) => void }) => {
-    const blob = new Blob(['jpeg bytes'], { type: 'image/jpeg' });
-    return (
-      <div data-testid="camera">
-        <button
-          type="button"
-          onClick={() => onCaptured({ mode: 'photo', blob, mimeType: 'image/jpeg', capturedAt: new Date('2026-11-21T09:05:12Z'), preview: blob })}
-        >
-          Take Photo
-        </button>
-      </div>
-    );
-  },
-}));
+vi.mock('../../../components/capture/Recorder', async () => ({ Recorder: (await import('../../../testing/device')).FakeRecorder }));
 
 // One store and queue for the file, as the app has one of each.
-const store = configureStore({ reducer: rootReducer, middleware: (getDefault) => getDefault({ serializableCheck: false }).concat(api.middleware) });
+const store = makeTestStore();
 const uploadQueue = createDeviceUploadQueue(store.dispatch);
 
 const folderJson = (id: string, name: string) => ({
@@ -95,7 +41,6 @@ const folderJson = (id: string, name: string) => ({
 
 /** The evidence API: folders made by client_id (404 before), one item per capture, finished at once. */
 function fakeEvidenceApi(existing: string[] = []) {
-  serve({}); // relative Requests
   const folders = new Map<string, ReturnType<typeof folderJson>>();
   const created: { name: string; client_id: string }[] = [];
   let serial = 0;
@@ -125,37 +70,21 @@ function fakeEvidenceApi(existing: string[] = []) {
     if (finished) return { id: finished, folder_id: itemFolder.get(finished), name: 'Photo' };
     return notFound;
   };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = input instanceof Request ? input : new Request(String(input), init);
-      const text = request.method === 'GET' ? '' : await request.clone().text();
-      const path = new URL(request.url).pathname.replace(/^\/api\//, '');
-      const value = route(request.method, path, text ? (JSON.parse(text) as unknown) : undefined);
-      if (value && typeof value === 'object' && 'status' in value && 'body' in value) return Response.json(value.body, { status: value.status as number });
-      return Response.json(value);
-    }),
-  );
+  serve((call) => route(call.method, call.path, call.body));
   return { created };
 }
 
 function openCapture(at: string) {
-  const router = createMemoryRouter(
+  return renderAt(
+    store,
     [
       { path: '/evidence', element: <EvidencePage /> },
       { path: '/folder-view', element: <p>Folder screen</p> },
       { path: '/dashboard/home', element: <p>Home screen</p> },
     ],
-    { initialEntries: [at] },
+    at,
+    { uploadQueue },
   );
-  const view = render(
-    <Provider store={store}>
-      <UploadQueueProvider value={uploadQueue}>
-        <RouterProvider router={router} />
-      </UploadQueueProvider>
-    </Provider>,
-  );
-  return { ...view, router };
 }
 
 async function takeAndUpload() {
@@ -166,7 +95,7 @@ async function takeAndUpload() {
 beforeEach(() => {
   store.dispatch(tokensReceived({ access: 'a', refresh: 'r' }));
   window.sessionStorage.clear();
-  memory.captures.clear();
+  memoryCaptures.clear();
 });
 afterEach(() => {
   vi.unstubAllGlobals();

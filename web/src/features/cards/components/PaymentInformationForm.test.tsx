@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import type { StripeCardElementChangeEvent } from '@stripe/stripe-js';
 import { useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiCard, makeTestStore, renderRoutes, serveApi } from '../testing/helpers';
+import { makeTestStore, renderAt, serve } from '../../../testing';
+import { apiCard } from '../testing/helpers';
 import { AddCardDialog, withAddPaymentFlag } from './AddCardDialog';
 import { NO_PROFILE_ADDRESS, PaymentInformationForm, savedAddress, type PaymentInformationProps } from './PaymentInformationForm';
 
@@ -39,9 +40,9 @@ const PRICING = { first_authorisation: 50 };
 afterEach(() => vi.unstubAllGlobals());
 
 function renderForm(props: Partial<PaymentInformationProps> = {}, me: typeof profile = profile, cards: unknown[] = []) {
-  serveApi({ 'GET accounts/me/': me, 'GET payments/pricing/': PRICING, 'GET payments/payment-methods/get/': { payment_methods: cards } });
+  serve({ 'GET accounts/me/': me, 'GET payments/pricing/': PRICING, 'GET payments/payment-methods/get/': { payment_methods: cards } });
   const handlers = { onClose: vi.fn(), onConfirm: vi.fn(), onBack: vi.fn() };
-  renderRoutes(makeTestStore(), [{ path: '/', element: <PaymentInformationForm {...handlers} {...props} /> }], '/');
+  renderAt(makeTestStore(), [{ path: '/', element: <PaymentInformationForm {...handlers} {...props} /> }], '/');
   return handlers;
 }
 
@@ -141,9 +142,9 @@ describe('the add-card dialog', () => {
   });
 
   it('puts add-payment=true in the address while open and restores it on close', async () => {
-    serveApi({ 'GET accounts/me/': profile });
+    serve({ 'GET accounts/me/': profile });
     const onClose = vi.fn();
-    const { router } = renderRoutes(makeTestStore(), [{ path: '/payment-methods', element: <AddCardDialog onClose={onClose} /> }], '/payment-methods?tab=1');
+    const { router } = renderAt(makeTestStore(), [{ path: '/payment-methods', element: <AddCardDialog onClose={onClose} /> }], '/payment-methods?tab=1');
     expect(screen.getByRole('heading', { name: 'Add Credit Card' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Add Card' })).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.search).toBe('?tab=1&add-payment=true'));

@@ -1,20 +1,20 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeTestStore, renderRoutes, serveApi } from '../testing/helpers';
+import { answer, makeTestStore, renderAt, serve } from '../../../testing';
 import { PromoAppliedDialog, PromoDialog } from './PromoDialogs';
 
 afterEach(() => vi.unstubAllGlobals());
 
 function renderDialog(props: Partial<Parameters<typeof PromoDialog>[0]> = {}) {
   const handlers = { onApplied: vi.fn(), onProceedWithout: vi.fn(), onCancel: vi.fn() };
-  renderRoutes(makeTestStore(), [{ path: '/', element: <PromoDialog isOpen {...handlers} {...props} /> }], '/');
+  renderAt(makeTestStore(), [{ path: '/', element: <PromoDialog isOpen {...handlers} {...props} /> }], '/');
   return handlers;
 }
 
 describe('the promo dialog', () => {
   it('applies only a complete code, sent upper case without the space', async () => {
-    const calls = serveApi({ 'POST shareable-codes/promo-code/check/': { amount: 500 } });
+    const calls = serve({ 'POST shareable-codes/promo-code/check/': { amount: 500 } });
     const { onApplied } = renderDialog();
     expect(screen.getByRole('heading', { name: 'Enter Promo Code' })).toBeInTheDocument();
     const apply = screen.getByRole('button', { name: 'Apply Promo Code' });
@@ -33,7 +33,7 @@ describe('the promo dialog', () => {
   });
 
   it('shows the first server error on the field when the code is rejected', async () => {
-    serveApi({ 'POST shareable-codes/promo-code/check/': [400, { errors: [{ message: 'This promo code is not valid.' }, { message: 'second' }] }] });
+    serve({ 'POST shareable-codes/promo-code/check/': answer(400, { errors: [{ message: 'This promo code is not valid.' }, { message: 'second' }] }) });
     const { onApplied } = renderDialog();
     await userEvent.type(screen.getByLabelText('Promo Code'), 'zzz999');
     await userEvent.click(screen.getByRole('button', { name: 'Apply Promo Code' }));
@@ -42,7 +42,7 @@ describe('the promo dialog', () => {
   });
 
   it('proceeds without a code or cancels', async () => {
-    serveApi({});
+    serve({});
     const { onProceedWithout, onCancel } = renderDialog();
     await userEvent.click(screen.getByRole('button', { name: 'Proceed without Promo Code' }));
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
@@ -54,7 +54,7 @@ describe('the promo dialog', () => {
 describe('the promo confirmation', () => {
   it('titles the amount and promises no card charge', async () => {
     const onProceed = vi.fn();
-    renderRoutes(makeTestStore(), [{ path: '/', element: <PromoAppliedDialog isOpen amount={500} onProceed={onProceed} /> }], '/');
+    renderAt(makeTestStore(), [{ path: '/', element: <PromoAppliedDialog isOpen amount={500} onProceed={onProceed} /> }], '/');
     expect(screen.getByRole('heading', { name: '$5 Promo Applied' })).toBeInTheDocument();
     expect(screen.getByText("Your credit card won't be charged until your Evidentia Wallet balance expires.")).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Proceed' }));

@@ -7,7 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { Snackbar } from '../../../components/Snackbar';
 import type { PaymentInformationProps } from '../components/PaymentInformationForm';
-import { makeTestStore, renderRoutes } from '../testing/helpers';
+import { makeTestStore, renderAt } from '../../../testing';
 import { PaymentDetailsSetupPage } from './PaymentDetailsSetupPage';
 
 vi.mock('../components/PaymentInformationForm', () => ({
@@ -26,7 +26,7 @@ vi.mock('../../../lib/stripe', () => ({ StripeElements: ({ children }: { childre
 
 function open() {
   const store = makeTestStore();
-  const view = renderRoutes(
+  const view = renderAt(
     store,
     [
       { path: '/payment-details-setup', element: <PaymentDetailsSetupPage /> },

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiCard, makeTestStore, renderRoutes, serveApi } from '../testing/helpers';
+import { answer, makeTestStore, renderAt, serve } from '../../../testing';
+import { apiCard } from '../testing/helpers';
 import { PaymentMethodsPage } from './PaymentMethodsPage';
 
 // The add-card dialog needs Stripe.js; its own flow is tested in model/addCard.test.ts.
@@ -14,7 +15,7 @@ const cards = [
 
 function renderPage() {
   const store = makeTestStore();
-  const view = renderRoutes(store, [{ path: '/payment-methods', element: <PaymentMethodsPage /> }], '/payment-methods');
+  const view = renderAt(store, [{ path: '/payment-methods', element: <PaymentMethodsPage /> }], '/payment-methods');
   return { store, ...view };
 }
 
@@ -25,7 +26,7 @@ afterEach(() => {
 
 describe('/payment-methods', () => {
   it('lists the cards with brand, digits, default and caption', async () => {
-    serveApi({ 'GET payments/payment-methods/get/': { payment_methods: cards } });
+    serve({ 'GET payments/payment-methods/get/': { payment_methods: cards } });
     renderPage();
     const visa = await screen.findByRole('listitem', { name: 'Visa **** 4242' });
     expect(within(visa).getByText('Default')).toBeInTheDocument();
@@ -36,7 +37,7 @@ describe('/payment-methods', () => {
   });
 
   it('disables Add Payment Method offline, and asks before opening the card dialog', async () => {
-    serveApi({ 'GET payments/payment-methods/get/': { payment_methods: [] } });
+    serve({ 'GET payments/payment-methods/get/': { payment_methods: [] } });
     const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     renderPage();
     expect(screen.getByRole('button', { name: 'Add Payment Method' })).toBeDisabled();
@@ -51,7 +52,7 @@ describe('/payment-methods', () => {
   });
 
   it('sets another card as default after its confirmation', async () => {
-    const calls = serveApi({
+    const calls = serve({
       'GET payments/payment-methods/get/': { payment_methods: cards },
       'POST payments/payment-method/set-default/': { payment_methods: cards },
     });
@@ -63,9 +64,9 @@ describe('/payment-methods', () => {
   });
 
   it('shows the default card as such, and tells a failed removal with the server message', async () => {
-    serveApi({
+    serve({
       'GET payments/payment-methods/get/': { payment_methods: cards },
-      'POST payments/payment-method/remove/': [400, { errors: [{ message: "Cannot remove user's default payment method. Set another method as default and try again." }] }],
+      'POST payments/payment-method/remove/': answer(400, { errors: [{ message: "Cannot remove user's default payment method. Set another method as default and try again." }] }),
     });
     const { store } = renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Controls of Visa **** 4242' }));
@@ -82,9 +83,9 @@ describe('/payment-methods', () => {
   });
 
   it('tells a failed default change as info with the fallback message', async () => {
-    serveApi({
+    serve({
       'GET payments/payment-methods/get/': { payment_methods: cards },
-      'POST payments/payment-method/set-default/': [400, {}],
+      'POST payments/payment-method/set-default/': answer(400, {}),
     });
     const { store } = renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Controls of Mastercard **** 4444' }));

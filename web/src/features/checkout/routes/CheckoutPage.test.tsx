@@ -2,7 +2,7 @@
 // Idempotency-Key kept for the attempt, the 402 decline, the insufficient-funds dialog.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, apiCard, apiStoredAccount, makePaymentsStore, NO_WALLET, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
+import { answer, apiCard, apiStoredAccount, makeTestStore, NO_WALLET, renderAt, serve, type ApiCall } from '../../../testing';
 import { DIALOG } from '../../../lib/ui/uiSlice';
 import { CheckoutPage } from './CheckoutPage';
 
@@ -48,7 +48,7 @@ function setup(pay: unknown | ((call: ApiCall) => unknown), account: unknown = a
     'GET payments/payment-methods/get/': { payment_methods: [apiCard({ wallet: true })] },
     'POST payments/stored-account/pay/': pay,
   });
-  const store = makePaymentsStore();
+  const store = makeTestStore();
   const view = renderAt(
     store,
     [

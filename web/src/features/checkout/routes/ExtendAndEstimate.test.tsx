@@ -2,7 +2,7 @@
 // checkout) and the cost estimator (size and months -> storage-price-prolong/calculate).
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makePaymentsStore, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
+import { makeTestStore, renderAt, serve, type ApiCall } from '../../../testing';
 import { ExtendStorageDatePage } from './ExtendStorageDatePage';
 import { CostEstimatorPage, sizeError } from './PricesPages';
 
@@ -45,7 +45,7 @@ describe('extend storage date', () => {
       'POST payments/storage-price-prolong/calculate/': price,
     });
     const { router } = renderAt(
-      makePaymentsStore(),
+      makeTestStore(),
       [
         { path: '/extend-storage-date/:folderId', element: <ExtendStorageDatePage /> },
         { path: '/checkout', element: <p>Checkout</p> },
@@ -66,7 +66,7 @@ describe('extend storage date', () => {
 describe('cost estimator', () => {
   it('prices a size in GB for the chosen months', async () => {
     const calls = serve({ 'GET payments/pricing/': PRICING, 'POST payments/storage-price-prolong/calculate/': price });
-    renderAt(makePaymentsStore(), [{ path: '/cost-estimator-tool', element: <CostEstimatorPage /> }], '/cost-estimator-tool');
+    renderAt(makeTestStore(), [{ path: '/cost-estimator-tool', element: <CostEstimatorPage /> }], '/cost-estimator-tool');
     fireEvent.change(screen.getByLabelText('Folder size, GB'), { target: { value: '2.5' } });
     fireEvent.click(await screen.findByRole('button', { name: '6 months' }));
     await waitFor(() =>

@@ -3,7 +3,7 @@
 // 402 card_declined opens the failed-payment dialog and makes nothing.
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, apiCard, apiStoredAccount, makePaymentsStore, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
+import { answer, apiCard, apiStoredAccount, makeTestStore, renderAt, serve, type ApiCall } from '../../../testing';
 import { EXPIRED_MESSAGE } from '../../../lib/api/evidence';
 import { copyTypeChosen, itemsChosen, recipientAdded, shareStarted } from '../../../lib/sharing/draft';
 import { DIALOG } from '../../../lib/ui/uiSlice';
@@ -29,7 +29,7 @@ function setup(pay: unknown | ((call: ApiCall) => unknown), { draft = true } = {
     'GET payments/payment-methods/get/': { payment_methods: [apiCard({ wallet: true })] },
     'POST sharing/folder/f1/share/': pay,
   });
-  const store = makePaymentsStore();
+  const store = makeTestStore();
   if (draft) {
     store.dispatch(shareStarted('f1'));
     store.dispatch(itemsChosen({ wholeFolder: false, itemIds: ['i1', 'i2'] }));

@@ -3,7 +3,7 @@
 // a clear label, its card or 'Wallet', and its amount; a purchase opens its own page.
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makePaymentsStore, renderAt, serve } from '../../../components/payments/testing';
+import { makeTestStore, renderAt, serve } from '../../../testing';
 import { TransactionInfoPage } from './TransactionInfoPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -57,7 +57,7 @@ function rows(count: number) {
 describe('transaction info list', () => {
   it('lists every money movement with a label, its card or the wallet, and a signed amount', async () => {
     serve({ 'GET payments/transactions/': { transactions: [], movements: MOVEMENTS } });
-    renderAt(makePaymentsStore(), [{ path: '/transaction-info', element: <TransactionInfoPage /> }], '/transaction-info');
+    renderAt(makeTestStore(), [{ path: '/transaction-info', element: <TransactionInfoPage /> }], '/transaction-info');
     await screen.findAllByTestId('movement');
     const [declined, purchase, refund, promo, transfer, topUp, created, authorisation] = rows(8);
     if (!declined || !purchase || !refund || !promo || !transfer || !topUp || !created || !authorisation) throw new Error('rows');
@@ -96,7 +96,7 @@ describe('transaction info list', () => {
       'GET payments/transactions/': { transactions: [], movements: MOVEMENTS },
     });
     const { router } = renderAt(
-      makePaymentsStore(),
+      makeTestStore(),
       [{ path: '/transaction-info', element: <TransactionInfoPage /> }],
       '/transaction-info',
     );
@@ -111,7 +111,7 @@ describe('transaction info list', () => {
 
   it('says when there is nothing yet', async () => {
     serve({ 'GET payments/transactions/': { transactions: [], movements: [] } });
-    renderAt(makePaymentsStore(), [{ path: '/transaction-info', element: <TransactionInfoPage /> }], '/transaction-info');
+    renderAt(makeTestStore(), [{ path: '/transaction-info', element: <TransactionInfoPage /> }], '/transaction-info');
     expect(await screen.findByText('No transactions yet.')).toBeInTheDocument();
   });
 });

@@ -4,10 +4,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { answer, renderAt, serve } from '../../../components/payments/testing';
+import { makeTestStore, answer, renderAt, serve } from '../../../testing';
 import { MESSAGES } from '../../../lib/validation/rules';
 import { CONTRIBUTION_KEY } from '../model/token';
-import { anonymousStore, FOLDER } from '../testing/helpers';
+import { FOLDER } from '../testing/helpers';
 import { ContributionVerificationPage } from './ContributionVerificationPage';
 
 beforeEach(() => window.sessionStorage.clear());
@@ -15,7 +15,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 function open(at = `/organization-sharing/verification/${FOLDER}?link=L-1`) {
   return renderAt(
-    anonymousStore(),
+    makeTestStore({ signedIn: false }),
     [
       { path: '/organization-sharing/verification/:folderId', element: <ContributionVerificationPage /> },
       { path: '/organization-sharing/folder/:folderId', element: <p>Contributor folder</p> },

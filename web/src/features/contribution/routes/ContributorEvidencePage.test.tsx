@@ -4,45 +4,26 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { answer, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
-import { anonymousStore, apiStep, apiSubmission, FOLDER, proven, STEP, TOKEN } from '../testing/helpers';
+import { answer, instantSender, makeTestStore, renderAt, serve, type ApiCall } from '../../../testing';
+import { apiStep, apiSubmission, FOLDER, proven, STEP, TOKEN } from '../testing/helpers';
 import { ContributorEvidencePage } from './ContributorEvidencePage';
-
-const sent = vi.hoisted(() => ({ posts: [] as string[] }));
 
 vi.mock('../../../lib/upload/transport', async (actual) => ({
   ...(await actual<typeof import('../../../lib/upload/transport')>()),
-  xhrSender: {
-    postForm: async (url: string, _fields: unknown, file: Blob, onProgress: (n: number) => void) => {
-      sent.posts.push(url);
-      onProgress(file.size);
-    },
-    put: async () => undefined,
-  },
+  xhrSender: (await import('../../../testing/device')).instantSender,
 }));
 vi.mock('../../../lib/hash/sha256', () => ({ sha256Hex: async () => 'b'.repeat(64) }));
-vi.mock('../../../components/capture/Recorder', () => ({
-  Recorder: ({ mode, onCaptured }: { mode: string; onCaptured: (r: unknown) => void }) => {
-    const blob = new Blob(['jpeg bytes'], { type: 'image/jpeg' });
-    return (
-      <div data-testid="camera" data-mode={mode}>
-        <button type="button" onClick={() => onCaptured({ mode: 'photo', blob, mimeType: 'image/jpeg', capturedAt: new Date('2026-11-21T09:05:12Z') })}>
-          Take Photo
-        </button>
-      </div>
-    );
-  },
-}));
+vi.mock('../../../components/capture/Recorder', async () => ({ Recorder: (await import('../../../testing/device')).FakeRecorder }));
 
 beforeEach(() => {
   window.sessionStorage.clear();
-  sent.posts = [];
+  instantSender.posts.length = 0;
 });
 afterEach(() => vi.unstubAllGlobals());
 
 function open() {
   return renderAt(
-    anonymousStore(),
+    makeTestStore({ signedIn: false }),
     [
       { path: '/organization-sharing/evidence/:folderId/:stepId', element: <ContributorEvidencePage /> },
       { path: '/organization-sharing/folder/:folderId', element: <p>Contributor folder</p> },
@@ -134,7 +115,7 @@ describe('capture for a step', () => {
       'sharing/anonymous/proofs/proofs/e-9/single-upload-url/create/',
       'sharing/anonymous/proofs/e-9/multipart-upload/finish/',
     ]);
-    expect(sent.posts).toEqual(['https://s3.test/bucket', 'https://s3.test/bucket']);
+    expect(instantSender.posts).toEqual(['https://s3.test/bucket', 'https://s3.test/bucket']);
     expect(calls.every((c) => c.headers.get('X-Contribution-Token') === TOKEN)).toBe(true);
   });
 });

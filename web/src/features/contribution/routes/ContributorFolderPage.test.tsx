@@ -3,9 +3,9 @@
 // without a token (or with a refused one) back to the verification of the same link.
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { answer, renderAt, serve } from '../../../components/payments/testing';
+import { makeTestStore, answer, renderAt, serve } from '../../../testing';
 import { CONTRIBUTION_KEY, rememberLink } from '../model/token';
-import { anonymousStore, apiDetails, apiStep, apiSubmission, FOLDER, proven, STEP, TOKEN } from '../testing/helpers';
+import { apiDetails, apiStep, apiSubmission, FOLDER, proven, STEP, TOKEN } from '../testing/helpers';
 import { ContributorFolderPage } from './ContributorFolderPage';
 
 beforeEach(() => window.sessionStorage.clear());
@@ -16,7 +16,7 @@ afterEach(() => {
 
 function open() {
   return renderAt(
-    anonymousStore(),
+    makeTestStore({ signedIn: false }),
     [
       { path: '/organization-sharing/folder/:folderId', element: <ContributorFolderPage /> },
       { path: '/organization-sharing/verification/:folderId', element: <p>Verification screen</p> },

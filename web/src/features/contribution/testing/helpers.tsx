@@ -1,18 +1,10 @@
-//! Test helpers of the contributor screens: an anonymous store, the contract's answers, and a
-//! proven e-mail in sessionStorage.
-import { loggedOut } from '../../../lib/session/loginInfoSlice';
-import { makePaymentsStore } from '../../../components/payments/testing';
+//! Test helpers of the contributor screens: the contract's answers and a proven e-mail in
+//! sessionStorage. A contributor is anonymous: `makeTestStore({ signedIn: false })`.
 import { saveContribution } from '../model/token';
 
 export const FOLDER = 'f-1';
 export const STEP = 's-1';
 export const TOKEN = 'ct-123';
-
-export function anonymousStore() {
-  const store = makePaymentsStore();
-  store.dispatch(loggedOut());
-  return store;
-}
 
 export function proven(expiresAt = '2099-01-01T00:00:00Z') {
   saveContribution({ folderId: FOLDER, token: TOKEN, expiresAt });

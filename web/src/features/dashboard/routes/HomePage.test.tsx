@@ -2,7 +2,7 @@
 // first card's authorisation credit is not a wallet balance).
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiStoredAccount, makePaymentsStore, NO_WALLET, renderAt, serve } from '../../../components/payments/testing';
+import { apiStoredAccount, makeTestStore, NO_WALLET, renderAt, serve } from '../../../testing';
 import { HomePage } from './HomePage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -12,7 +12,7 @@ function renderHome(account: unknown) {
     'GET accounts/me/': { username: 'ann', email: 'ann@example.com', credit_card_wallet_balance: 50 },
     'GET payments/stored-account/get/': account,
   });
-  renderAt(makePaymentsStore(), [{ path: '/dashboard/home', element: <HomePage /> }], '/dashboard/home');
+  renderAt(makeTestStore(), [{ path: '/dashboard/home', element: <HomePage /> }], '/dashboard/home');
 }
 
 describe('home', () => {

@@ -4,14 +4,14 @@
 // deleting the account.
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makePaymentsStore, renderAt, serve } from '../../../components/payments/testing';
+import { makeTestStore, renderAt, serve } from '../../../testing';
 import { meApi } from '../../../lib/api/me';
 import { SettingsPage } from './SettingsPage';
 
 afterEach(() => vi.unstubAllGlobals());
 
 function open() {
-  const store = makePaymentsStore();
+  const store = makeTestStore();
   renderAt(store, [{ path: '/dashboard/settings', element: <SettingsPage /> }], '/dashboard/settings');
   return store;
 }

@@ -2,12 +2,11 @@
 // 'Other' needs details), the confirm screen (password -> password token -> delete), the device
 // logged out on the start screen with the recoverable-until date. The choice survives Back and a
 // reload (the location state); the confirm screen without one goes to the reasons.
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider, type InitialEntry } from 'react-router';
+import type { InitialEntry } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, makePaymentsStore, serve, type ApiCall } from '../../../components/payments/testing';
+import { answer, makeTestStore, renderAt, serve, type ApiCall } from '../../../testing';
 import { SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import { choiceState, DELETION_PATHS } from '../model/choice';
 import { DeleteConfirmPage } from './DeleteConfirmPage';
@@ -29,8 +28,9 @@ const routes = {
 };
 
 function open(entry: InitialEntry) {
-  const store = makePaymentsStore();
-  const router = createMemoryRouter(
+  const store = makeTestStore();
+  const { router } = renderAt(
+    store,
     [
       { path: DELETION_PATHS.intro, element: <DeletingAccountPage /> },
       { path: DELETION_PATHS.reasons, element: <DeleteReasonsPage /> },
@@ -38,12 +38,7 @@ function open(entry: InitialEntry) {
       { path: '/dashboard/settings', element: <p>Settings screen</p> },
       { path: '/', element: <p>Start screen</p> },
     ],
-    { initialEntries: [entry] },
-  );
-  render(
-    <Provider store={store}>
-      <RouterProvider router={router} />
-    </Provider>,
+    entry,
   );
   return { store, router };
 }

@@ -2,27 +2,27 @@
 // leave-page confirmation of spec §2 ('Leave this page?' / 'Your progress and data will be lost.').
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiFolder, apiItem, makeTestStore, renderRoutes, serveApi } from '../testing/helpers';
+import { apiFolder, apiItem, makeTestStore, noContent, renderAt, serve } from '../../../testing';
 import { DeleteFilesPage, LEAVE_SUBTITLE, LEAVE_TITLE } from './DeleteFilesPage';
 
 afterEach(() => vi.unstubAllGlobals());
 
 function setup(items = [apiItem({ id: 'i1', name: 'Bumper' }), apiItem({ id: 'i2', name: 'Door' })]) {
   let listed = items;
-  const calls = serveApi({
+  const calls = serve({
     'GET evidence/folders/folder-1/': apiFolder(),
     'GET evidence/folders/folder-1/items/': () => ({ items: listed }),
     'DELETE evidence/items/i1/delete/': () => {
       listed = listed.filter((i) => i.id !== 'i1');
-      return null;
+      return noContent();
     },
     'DELETE evidence/items/i2/delete/': () => {
       listed = listed.filter((i) => i.id !== 'i2');
-      return null;
+      return noContent();
     },
   });
   const store = makeTestStore();
-  const view = renderRoutes(
+  const view = renderAt(
     store,
     [
       { path: '/delete-files/:folderId', element: <DeleteFilesPage /> },

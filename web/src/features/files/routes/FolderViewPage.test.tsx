@@ -3,19 +3,19 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EXPIRED_MESSAGE } from '../../../lib/api/evidence';
-import { apiFolder, apiItem, makeTestStore, renderRoutes, serveApi } from '../testing/helpers';
+import { apiFolder, apiItem, makeTestStore, renderAt, serve } from '../../../testing';
 import { FolderViewPage } from './FolderViewPage';
 
 afterEach(() => vi.unstubAllGlobals());
 
 function setup(items: ReturnType<typeof apiItem>[], folder = apiFolder(), shares?: Parameters<typeof FolderViewPage>[0]['shares']) {
-  const calls = serveApi({
+  const calls = serve({
     'GET evidence/folders/folder-1/': folder,
     'GET evidence/folders/folder-1/items/': { items },
     'GET evidence/items/item-1/download/': { url: 'http://s3.local/fresh.jpg', expires_at: null },
   });
   const store = makeTestStore();
-  const view = renderRoutes(
+  const view = renderAt(
     store,
     [
       { path: '/folder-view', element: <FolderViewPage shares={shares} /> },

@@ -3,7 +3,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../../../lib/api/api';
-import { apiFolder, makeTestStore, renderRoutes, serveApi } from '../testing/helpers';
+import { apiFolder, makeTestStore, noContent, renderAt, serve } from '../../../testing';
 import { MyFilesPage } from './MyFilesPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -14,7 +14,7 @@ function setup(store = makeTestStore()) {
     apiFolder({ id: 'f2', name: 'Flat check-in', expire_soon: true, expiration_date: '2026-11-21T12:00:00Z' }),
     apiFolder({ id: 'f3', name: 'Old claim', expired: true, expiration_date: '2025-01-02T12:00:00Z' }),
   ];
-  const calls = serveApi({
+  const calls = serve({
     'GET evidence/storage-usage/': { used_bytes: 2_500_000, file_count: 3, folder_count: 3 },
     'GET evidence/folders/': () => ({ folders }),
     'PATCH evidence/folders/f1/rename/': () => {
@@ -23,10 +23,10 @@ function setup(store = makeTestStore()) {
     },
     'DELETE evidence/folders/f3/delete/': () => {
       folders = folders.filter((f) => f.id !== 'f3');
-      return null;
+      return noContent();
     },
   });
-  const view = renderRoutes(store, [{ path: '/dashboard/my-files', element: <MyFilesPage /> }], '/dashboard/my-files');
+  const view = renderAt(store, [{ path: '/dashboard/my-files', element: <MyFilesPage /> }], '/dashboard/my-files');
   return { calls, store, ...view };
 }
 
@@ -43,7 +43,7 @@ describe('My Files offline', () => {
     store.dispatch(api.util.resetApiState());
     vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
-    renderRoutes(store, [{ path: '/dashboard/my-files', element: <MyFilesPage /> }], '/dashboard/my-files');
+    renderAt(store, [{ path: '/dashboard/my-files', element: <MyFilesPage /> }], '/dashboard/my-files');
     expect(await screen.findByTestId('last-known')).toHaveTextContent(/^You are offline\. Showing the last known list, from \w{3} \d{1,2}, \d{4} · \d{2}:\d{2}\.$/);
     expect(await screen.findAllByTestId('folder')).toHaveLength(3);
     expect(screen.getByTestId('used-storage')).toHaveTextContent('2.5 MB');

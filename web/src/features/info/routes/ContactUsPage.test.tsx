@@ -4,19 +4,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, makePaymentsStore, renderAt, serve } from '../../../components/payments/testing';
-import { loggedOut } from '../../../lib/session/loginInfoSlice';
+import { answer, makeTestStore, renderAt, serve } from '../../../testing';
 import { ContactUsPage, SENT_MESSAGE } from './ContactUsPage';
 
 afterEach(() => vi.unstubAllGlobals());
 
-function anonymousStore() {
-  const store = makePaymentsStore();
-  store.dispatch(loggedOut());
-  return store;
-}
-
-function open(store = anonymousStore()) {
+function open(store = makeTestStore({ signedIn: false })) {
   const view = renderAt(store, [{ path: '/contact-us', element: <ContactUsPage /> }], '/contact-us');
   return { ...view, store };
 }
@@ -117,7 +110,7 @@ describe('contact us', () => {
 
   it('prefills name and e-mail from the profile when signed in', async () => {
     const calls = serve({ 'GET accounts/me/': { first_name: 'Ann', last_name: 'Lee', email: 'ann@example.com', username: 'ann' } });
-    open(makePaymentsStore());
+    open(makeTestStore());
     await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Ann Lee'));
     expect(screen.getByLabelText('Email')).toHaveValue('ann@example.com');
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET accounts/me/']);

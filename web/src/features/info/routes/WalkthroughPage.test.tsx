@@ -1,21 +1,21 @@
 // The walkthrough: four steps with Next, Skip at any step, 'Get Started' on the last; both end at
 // Home, or at the payment details setup when the walkthrough follows sign-up.
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { makeTestStore, renderAt } from '../../../testing';
 import { STEPS, WalkthroughPage } from './WalkthroughPage';
 
 function open(state?: unknown) {
-  const router = createMemoryRouter(
+  const { router } = renderAt(
+    makeTestStore(),
     [
       { path: '/walkthrough', element: <WalkthroughPage /> },
       { path: '/dashboard/home', element: <p>Home</p> },
       { path: '/payment-details-setup', element: <p>Payment details setup</p> },
     ],
-    { initialEntries: [{ pathname: '/walkthrough', state }] },
+    { pathname: '/walkthrough', state },
   );
-  render(<RouterProvider router={router} />);
   return router;
 }
 

@@ -4,39 +4,29 @@
 // sign-up logged out.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Outlet } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Guard } from '../../../app/Guard';
-import { answer, makePaymentsStore, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
+import { answer, type ApiCall, makeTestStore, noContent, renderAt, serve } from '../../../testing';
 import { NO_FOLDERS, NOT_AN_ORGANIZATION } from '../model/messages';
-import { apiFolderSummary, apiOrganization, noContent } from '../testing/helpers';
+import { apiFolderSummary, apiOrganization } from '../testing/helpers';
 import { OrganizationCapturesPage } from './OrganizationCapturesPage';
 
 afterEach(() => vi.unstubAllGlobals());
 
 function open() {
-  const store = makePaymentsStore();
+  const store = makeTestStore();
   const view = renderAt(
     store,
     [
-      {
-        element: (
-          <Guard>
-            <Outlet />
-          </Guard>
-        ),
-        children: [
-          { path: '/dashboard/organization-captures', element: <OrganizationCapturesPage /> },
-          { path: '/organization-participants', element: <p>Participants screen</p> },
-          { path: '/organization-capture-templates/:viewMode', element: <p>Templates screen</p> },
-          { path: '/organization-folder/:folderId', element: <p>Organization folder screen</p> },
-          { path: '/sign-up-organization', element: <p>Organization sign-up screen</p> },
-          { path: '/', element: <p>Start screen</p> },
-          { path: '/dashboard/home', element: <p>Home screen</p> },
-        ],
-      },
+      { path: '/dashboard/organization-captures', element: <OrganizationCapturesPage /> },
+      { path: '/organization-participants', element: <p>Participants screen</p> },
+      { path: '/organization-capture-templates/:viewMode', element: <p>Templates screen</p> },
+      { path: '/organization-folder/:folderId', element: <p>Organization folder screen</p> },
+      { path: '/sign-up-organization', element: <p>Organization sign-up screen</p> },
+      { path: '/', element: <p>Start screen</p> },
+      { path: '/dashboard/home', element: <p>Home screen</p> },
     ],
     '/dashboard/organization-captures',
+    { guarded: true },
   );
   return { ...view, store };
 }

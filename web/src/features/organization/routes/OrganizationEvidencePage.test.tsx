@@ -2,79 +2,28 @@
 // queue (as /evidence): the step's words, only the modes its media types allow, and each capture
 // created in the folder with the step's id. The camera, the device's store and the bytes' sender
 // are replaced at the module boundary, as in EvidencePage's test.
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { serve, type ApiCall } from '../../../components/payments/testing';
-import { configureStore } from '@reduxjs/toolkit';
-import { api } from '../../../lib/api/api';
 import { tokensReceived } from '../../../lib/session/loginInfoSlice';
-import { rootReducer } from '../../../lib/store/rootReducer';
-import { createDeviceUploadQueue, UploadQueueProvider } from '../../../lib/upload/uploadQueueContext';
+import { createDeviceUploadQueue } from '../../../lib/upload/uploadQueueContext';
+import { makeTestStore, memoryCaptures, renderAt, serve, type ApiCall } from '../../../testing';
 import { apiFolderSummary, apiTemplateStep } from '../testing/helpers';
 import { OrganizationEvidencePage } from './OrganizationEvidencePage';
 
-const memory = vi.hoisted(() => {
-  type Stored = { id: string; situation: string; blob: Blob } & Record<string, unknown>;
-  const captures = new Map<string, Stored>();
-  const listeners = new Set<() => void>();
-  const changed = () => listeners.forEach((l) => l());
-  return {
-    captures,
-    store: {
-      addCapture: async (capture: Stored) => {
-        captures.set(capture.id, capture);
-        changed();
-      },
-      removeCapture: async (id: string) => {
-        const had = captures.delete(id);
-        changed();
-        return had;
-      },
-      listBySituation: async (situation: string) => [...captures.values()].filter((c) => c.situation === situation),
-      getCapture: async (id: string) => captures.get(id),
-      firstSituation: async () => [...captures.values()][0]?.situation,
-      count: async () => captures.size,
-      storedBytes: async () => 0,
-      clear: async () => captures.clear(),
-      subscribe: (listener: () => void) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-      close: async () => undefined,
-    },
-  };
-});
-
 vi.mock('../../../lib/offline/offlineStore', async (actual) => ({
   ...(await actual<typeof import('../../../lib/offline/offlineStore')>()),
-  offlineStore: memory.store,
+  offlineStore: (await import('../../../testing/device')).memoryOfflineStore,
 }));
 vi.mock('../../../lib/upload/transport', async (actual) => ({
   ...(await actual<typeof import('../../../lib/upload/transport')>()),
-  xhrSender: {
-    postForm: async (_url: string, _fields: unknown, file: Blob, onProgress: (n: number) => void) => onProgress(file.size),
-    put: async () => undefined,
-  },
+  xhrSender: (await import('../../../testing/device')).instantSender,
 }));
 vi.mock('../../../lib/hash/sha256', () => ({ sha256Hex: async () => 'b'.repeat(64) }));
-vi.mock('../../../components/capture/Recorder', () => ({
-  Recorder: ({ mode, onCaptured }: { mode: string; onCaptured: (r: unknown) => void }) => {
-    const blob = new Blob(['jpeg bytes'], { type: 'image/jpeg' });
-    return (
-      <div data-testid="camera" data-mode={mode}>
-        <button type="button" onClick={() => onCaptured({ mode: 'photo', blob, mimeType: 'image/jpeg', capturedAt: new Date('2026-11-21T09:05:12Z') })}>
-          Take Photo
-        </button>
-      </div>
-    );
-  },
-}));
+vi.mock('../../../components/capture/Recorder', async () => ({ Recorder: (await import('../../../testing/device')).FakeRecorder }));
 
 // One store and queue for the file, as the app has one of each.
-const store = configureStore({ reducer: rootReducer, middleware: (getDefault) => getDefault({ serializableCheck: false }).concat(api.middleware) });
+const store = makeTestStore();
 const uploadQueue = createDeviceUploadQueue(store.dispatch);
 
 const folder = {
@@ -83,26 +32,20 @@ const folder = {
 };
 
 function open() {
-  const router = createMemoryRouter(
+  return renderAt(
+    store,
     [
       { path: '/organization-evidence/:folderId/:stepId', element: <OrganizationEvidencePage /> },
       { path: '/organization-folder/:folderId', element: <p>Organization folder screen</p> },
     ],
-    { initialEntries: ['/organization-evidence/of-1/st-2'] },
-  );
-  render(
-    <Provider store={store}>
-      <UploadQueueProvider value={uploadQueue}>
-        <RouterProvider router={router} />
-      </UploadQueueProvider>
-    </Provider>,
-  );
-  return router;
+    '/organization-evidence/of-1/st-2',
+    { uploadQueue },
+  ).router;
 }
 
 beforeEach(() => {
   store.dispatch(tokensReceived({ access: 'a', refresh: 'r' }));
-  memory.captures.clear();
+  memoryCaptures.clear();
 });
 afterEach(() => vi.unstubAllGlobals());
 

@@ -4,7 +4,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, makePaymentsStore, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
+import { answer, makeTestStore, renderAt, serve, type ApiCall } from '../../../testing';
 import { MESSAGES } from '../../../lib/validation/rules';
 import { DAYS_MESSAGE } from '../validation/contributionLink';
 import { apiFolderSummary, apiItem, apiLink, apiTemplateStep } from '../testing/helpers';
@@ -41,7 +41,7 @@ const apiFolder = (pending = true) => ({
 });
 
 function open() {
-  const store = makePaymentsStore();
+  const store = makeTestStore();
   return renderAt(
     store,
     [

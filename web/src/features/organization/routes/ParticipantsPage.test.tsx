@@ -4,10 +4,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, makePaymentsStore, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
+import { answer, type ApiCall, makeTestStore, noContent, renderAt, serve } from '../../../testing';
 import { CHANNEL_HINTS } from '../components/InviteDialog';
 import { NOT_AN_ORGANIZATION } from '../model/messages';
-import { ADMIN, apiOrganization, EMAIL_INVITE, MEMBER, noContent, OWNER, SMS_INVITE } from '../testing/helpers';
+import { ADMIN, apiOrganization, EMAIL_INVITE, MEMBER, OWNER, SMS_INVITE } from '../testing/helpers';
 import { ParticipantsPage } from './ParticipantsPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -23,7 +23,7 @@ function routesFor(role: string, extra: Record<string, unknown> = {}) {
 }
 
 function open() {
-  const store = makePaymentsStore();
+  const store = makeTestStore();
   const view = renderAt(
     store,
     [

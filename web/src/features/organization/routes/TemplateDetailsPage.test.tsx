@@ -5,7 +5,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, makePaymentsStore, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
+import { answer, makeTestStore, renderAt, serve, type ApiCall } from '../../../testing';
 import { FILE_NAME_MESSAGES } from '../../../lib/validation/fileName';
 import { apiFolderSummary, apiOrganization, apiTemplate } from '../testing/helpers';
 import { CaptureTemplatesPage } from './CaptureTemplatesPage';
@@ -15,7 +15,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 function open(at: string) {
   return renderAt(
-    makePaymentsStore(),
+    makeTestStore(),
     [
       { path: '/organization-capture-templates/:viewMode', element: <CaptureTemplatesPage /> },
       { path: '/template-details/:templateId', element: <TemplateDetailsPage /> },

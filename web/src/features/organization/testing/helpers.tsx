@@ -1,8 +1,5 @@
-//! Test helpers of the organization screens: the API's organization, participants and invites, and
-//! the contract's bodiless 204 answer.
-import { answer } from '../../../components/payments/testing';
-
-export const noContent = () => answer(204, null);
+//! Test helpers of the organization screens: the API's organization, participants, invites,
+//! templates, folders and contribution links.
 
 export const apiOrganization = (role: string, overrides: Record<string, unknown> = {}) => ({
   id: 'org-1',

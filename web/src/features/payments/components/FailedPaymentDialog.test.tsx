@@ -4,10 +4,10 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { DIALOG, dialogOpened } from '../../../lib/ui/uiSlice';
 import { changeCardAction, FailedPaymentDialog } from './FailedPaymentDialog';
-import { makePaymentsStore, renderAt } from '../../../components/payments/testing';
+import { makeTestStore, renderAt } from '../../../testing';
 
 function setup(path: string) {
-  const store = makePaymentsStore();
+  const store = makeTestStore();
   const view = renderAt(
     store,
     [

@@ -4,7 +4,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DIALOG } from '../../../lib/ui/uiSlice';
 import { InsufficientFundsDialog, showsInsufficientFunds } from './InsufficientFundsDialog';
-import { apiStoredAccount, makePaymentsStore, renderAt, serve } from '../../../components/payments/testing';
+import { apiStoredAccount, makeTestStore, renderAt, serve } from '../../../testing';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -12,7 +12,7 @@ const FAILED = apiStoredAccount({ last4: '0341', top_up_error: 'Your card has in
 
 function setup(path: string, account: unknown = FAILED) {
   const calls = serve({ 'GET payments/stored-account/get/': account });
-  const store = makePaymentsStore();
+  const store = makeTestStore();
   const routes = ['/stored-account', '/checkout', '/dashboard/home', '/extend-storage-date/f1'].map((p) => ({ path: p, element: <InsufficientFundsDialog /> }));
   return { calls, store, ...renderAt(store, routes, path) };
 }

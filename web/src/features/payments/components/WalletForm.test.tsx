@@ -3,7 +3,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DIALOG, dialogOpened } from '../../../lib/ui/uiSlice';
-import { apiCard, apiStoredAccount, makePaymentsStore, renderAt, serve } from '../../../components/payments/testing';
+import { apiCard, apiStoredAccount, makeTestStore, renderAt, serve } from '../../../testing';
 import { TopUpStoredAccountDialog } from './TopUpStoredAccountDialog';
 import { WalletForm } from './WalletForm';
 import type { WalletMode } from '../model/walletRules';
@@ -19,7 +19,7 @@ afterEach(() => vi.unstubAllGlobals());
 function renderForm(mode: WalletMode, onClose: () => void = () => {}) {
   serve({ 'GET payments/payment-methods/get/': { payment_methods: [apiCard()] } });
   const onSubmit = vi.fn();
-  renderAt(makePaymentsStore(), [{ path: '/', element: <WalletForm mode={mode} submitting={false} onSubmit={onSubmit} onClose={onClose} /> }], '/');
+  renderAt(makeTestStore(), [{ path: '/', element: <WalletForm mode={mode} submitting={false} onSubmit={onSubmit} onClose={onClose} /> }], '/');
   return onSubmit;
 }
 
@@ -100,7 +100,7 @@ describe('top-up stored account dialog', () => {
       'POST payments/payment-intent/create/': { client_secret: 'cs', payment_intent_id: 'pi' },
       'POST payments/stored-account/update/': apiStoredAccount({ payment_method_id: 'pm_new' }),
     });
-    const store = makePaymentsStore();
+    const store = makeTestStore();
     renderAt(store, [{ path: '/stored-account', element: <TopUpStoredAccountDialog /> }], '/stored-account');
     act(() => {
       store.dispatch(dialogOpened(DIALOG.topUpStoredAccount));

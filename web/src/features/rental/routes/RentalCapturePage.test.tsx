@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '../../../lib/format/format';
 import { GUIDE_STEP_MS } from '../components/GuidePreview';
-import { fakeEvidence, folder, item, renderRental } from '../test/fakeEvidence';
+import { fakeEvidence, folder, item, renderRental } from '../testing/fakeEvidence';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -4,7 +4,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatDate } from '../../../lib/format/format';
-import { fakeEvidence, folder, renderRental } from '../test/fakeEvidence';
+import { fakeEvidence, folder, renderRental } from '../testing/fakeEvidence';
 
 afterEach(() => vi.unstubAllGlobals());
 

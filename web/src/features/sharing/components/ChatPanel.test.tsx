@@ -10,7 +10,8 @@ import { folderTokenReceived } from '../../../lib/session/loginInfoSlice';
 import { CHAT_POLL_MS } from '../model/useChat';
 import { ARCHIVE_TITLE, ChatPage, ChatsPage } from '../routes/ChatsPage';
 import { AuthSharedFolderPage } from '../routes/SharedFolderPage';
-import { answer, apiSharedFolder, makeSharingStore, renderAt, serve, type ApiCall } from '../testing/helpers';
+import { answer, type ApiCall, renderAt, serve } from '../../../testing';
+import { apiSharedFolder, makeSharingStore } from '../testing/helpers';
 import { NOT_AVAILABLE, READ_ONLY } from './ChatPanel';
 
 afterEach(() => {

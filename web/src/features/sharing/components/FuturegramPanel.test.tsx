@@ -3,7 +3,8 @@
 // address checked by the spec's e-mail rule before it joins the list.
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeSharingStore, renderAt, serve } from '../testing/helpers';
+import { renderAt, serve } from '../../../testing';
+import { makeSharingStore } from '../testing/helpers';
 import { FuturegramPanel } from './FuturegramPanel';
 
 afterEach(() => vi.unstubAllGlobals());

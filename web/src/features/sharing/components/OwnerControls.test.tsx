@@ -5,7 +5,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ShareSuccessPage } from '../routes/ShareSuccessPage';
 import { MESSAGES } from '../model/labels';
-import { answer, apiRecipient, apiShare, makeSharingStore, renderAt, serve, type ApiCall } from '../testing/helpers';
+import { answer, type ApiCall, renderAt, serve } from '../../../testing';
+import { apiRecipient, apiShare, makeSharingStore } from '../testing/helpers';
 import { CHECK_FAILED, FolderCustody } from './FolderCustody';
 import { FolderShares, REVOKE_SUBTITLE, REVOKE_TITLE } from './FolderShares';
 

@@ -4,7 +4,8 @@
 // released futuregram, whose expired link offers a fresh one by mail and never shows it.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answer, makeSharingStore, renderAt, serve } from '../testing/helpers';
+import { answer, renderAt, serve } from '../../../testing';
+import { makeSharingStore } from '../testing/helpers';
 import { ExecutorPage } from './ExecutorPage';
 import { FuturegramViewPage } from './SharedFolderPage';
 

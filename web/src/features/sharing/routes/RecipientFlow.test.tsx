@@ -5,7 +5,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { folderTokenReceived } from '../../../lib/session/loginInfoSlice';
-import { answer, apiSharedFolder, apiSharedItem, makeSharingStore, renderAt, serve, type ApiCall } from '../testing/helpers';
+import { answer, type ApiCall, renderAt, serve } from '../../../testing';
+import { apiSharedFolder, apiSharedItem, makeSharingStore } from '../testing/helpers';
 import { GetAccessConfirmPage } from './GetAccessConfirmPage';
 import { GetAccessEmailPage, LINK_INVALID } from './GetAccessEmailPage';
 import { AuthSharedFolderPage, SHARED_POLL_MS, STATE_TEXT, UnauthSharedFolderPage } from './SharedFolderPage';

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../model/labels';
-import { answer, apiVerification, makeSharingStore, renderAt, serve, type ApiCall } from '../testing/helpers';
+import { answer, type ApiCall, renderAt, serve } from '../../../testing';
+import { apiVerification, makeSharingStore } from '../testing/helpers';
 import { NOT_ISSUED_FILE, NOT_ISSUED_NUMBER, VerifyPage } from './VerifyPage';
 
 afterEach(() => vi.unstubAllGlobals());

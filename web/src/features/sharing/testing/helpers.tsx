@@ -1,72 +1,21 @@
-//! Test helpers of the sharing screens: the shared fetch table and memory router
-//! (components/payments/testing), a store with the real API, session, ui, snackbar and sharing
-//! draft slices (signed in or not), and the sharing contract's answers (snake_case, as on the wire).
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
-import { api } from '../../../lib/api/api';
-import { loginInfoSlice, tokensReceived } from '../../../lib/session/loginInfoSlice';
-import { sharingDraftSlice, type SharingDraft } from '../../../lib/sharing/draft';
-import { snackbarSlice, uiSlice } from '../../../lib/ui/uiSlice';
-
-export { answer, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
+//! Test helpers of the sharing screens: a store with a sharing draft (signed in or not), and the
+//! sharing contract's answers (snake_case, as on the wire). The harness itself is `src/testing`.
+import type { SharingDraft } from '../../../lib/sharing/draft';
+import { apiFolder as anyFolder, apiItem as anyItem, makeTestStore } from '../../../testing';
 
 export function makeSharingStore({ signedIn = true, draft }: { signedIn?: boolean; draft?: Partial<SharingDraft> } = {}) {
-  const store = configureStore({
-    reducer: combineReducers({
-      [api.reducerPath]: api.reducer,
-      loginInfo: loginInfoSlice.reducer,
-      ui: uiSlice.reducer,
-      snackbar: snackbarSlice.reducer,
-      sharingDraft: sharingDraftSlice.reducer,
-    }),
+  return makeTestStore({
+    signedIn,
     preloadedState: draft
       ? { sharingDraft: { folderId: 'folder-1', wholeFolder: true, itemIds: [], copyType: null, recipients: [], ...draft } }
       : undefined,
-    middleware: (getDefault) => getDefault({ serializableCheck: false }).concat(api.middleware),
   });
-  if (signedIn) store.dispatch(tokensReceived({ access: 'a', refresh: 'r' }));
-  return store;
 }
-export type SharingStore = ReturnType<typeof makeSharingStore>;
 
-export const apiFolder = (overrides: Record<string, unknown> = {}) => ({
-  id: 'folder-1',
-  name: 'Car rental',
-  file_count: 2,
-  used_bytes: 2000,
-  created_at: '2026-03-04T10:00:00Z',
-  expiration_date: '2027-03-04T10:00:00Z',
-  expired: false,
-  expire_soon: false,
-  ...overrides,
-});
+export const apiFolder = (overrides: Record<string, unknown> = {}) => anyFolder({ file_count: 2, used_bytes: 2000, ...overrides });
 
-export const apiItem = (overrides: Record<string, unknown> = {}) => ({
-  id: 'item-1',
-  folder_id: 'folder-1',
-  name: 'Front bumper',
-  media_type: 'image',
-  mime_type: 'image/jpeg',
-  file_size: 1000,
-  sha256: 'a'.repeat(64),
-  status: 'verified',
-  rejection_reason: '',
-  uploaded: true,
-  city: 'Berlin',
-  address: 'Berlin, BE, DE',
-  country_code: 'DE',
-  latitude: 52.52,
-  longitude: 13.405,
-  duration: null,
-  captured_at: '2026-03-04T10:05:00Z',
-  uploaded_at: '2026-03-04T10:06:00Z',
-  expiration_date: '2027-03-04T10:00:00Z',
-  expired: false,
-  expire_soon: false,
-  thumbnail: null,
-  temporary_file_url: null,
-  can_retake: true,
-  ...overrides,
-});
+export const apiItem = (overrides: Record<string, unknown> = {}) =>
+  anyItem({ name: 'Front bumper', file_size: 1000, thumbnail: null, temporary_file_url: null, ...overrides });
 
 export const apiRecipient = (overrides: Record<string, unknown> = {}) => ({
   id: 'r1',

@@ -2,7 +2,7 @@
 // fetch and Stripe.js mocked at the lib/stripe boundary; edit and the wallet details.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { answer, apiCard, apiStoredAccount, makePaymentsStore, NO_WALLET, renderAt, serve, type ApiCall } from '../../../components/payments/testing';
+import { answer, apiCard, apiStoredAccount, makeTestStore, NO_WALLET, renderAt, serve, type ApiCall } from '../../../testing';
 import { DIALOG } from '../../../lib/ui/uiSlice';
 import { StoredAccountPage } from './StoredAccountPage';
 
@@ -38,7 +38,7 @@ function setup(path: string, { benefitApplied = false, account = NO_WALLET as un
     },
     ...routes,
   });
-  const store = makePaymentsStore();
+  const store = makeTestStore();
   const view = renderAt(
     store,
     [
