@@ -9,48 +9,10 @@ use evidentia_proto::accounts::v1::{
 use tonic::{Code, codegen::InterceptedService, transport::Channel};
 use uuid::Uuid;
 
-use crate::error::EvidenceError;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    Owner,
-    Admin,
-    Member,
-}
-
-impl Role {
-    fn parse(value: &str) -> Self {
-        match value {
-            "owner" => Self::Owner,
-            "admin" => Self::Admin,
-            _ => Self::Member,
-        }
-    }
-
-    /// Owners and admins shape the organization's work: templates, and renaming or deleting
-    /// what is in its folders (the role matrix in docs/decisions.md).
-    pub fn manages(self) -> bool {
-        matches!(self, Self::Owner | Self::Admin)
-    }
-}
-
-/// The caller's organization, as accounts knows it now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Membership {
-    pub organization_id: Uuid,
-    pub owner_id: Uuid,
-    pub role: Role,
-}
-
-impl Membership {
-    pub fn require_manager(&self) -> Result<(), EvidenceError> {
-        if self.role.manages() {
-            Ok(())
-        } else {
-            Err(EvidenceError::Forbidden)
-        }
-    }
-}
+use crate::{
+    domain::{Membership, Role},
+    error::EvidenceError,
+};
 
 #[async_trait]
 pub trait Memberships: Send + Sync {

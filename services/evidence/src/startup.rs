@@ -18,14 +18,17 @@ use sqlx::migrate::Migrator;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
+    app::{
+        make_thumbnail::ThumbnailOnUpload, purge_account::PurgeOnAccountPurged,
+        storage_dates::ExtendOnPayment, sweeper, usage::OpenOnSignUp, verify::VerifyOnUpload,
+    },
     config::{Config, GeocoderConfig},
-    folders,
     geocode::{Gazetteer, Geocoder, Nominatim},
     grpc::EvidenceApi,
     memberships::AccountsMemberships,
     state::AppState,
     storage::MediaStore,
-    sweeper, thumbnails, usage, verify,
+    thumbnails::Ffmpeg,
 };
 
 pub static MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
@@ -57,25 +60,25 @@ impl Service for EvidenceService {
         store.check_bucket().await?;
         let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
         let consumers = Consumers::new("evidence", infra.pool.clone(), config.service.amqp.clone())
-            .on::<AccountCreated, _>("open-storage-account", usage::OpenOnSignUp)
-            .on::<StorageExtensionPaid, _>("extend-on-payment", folders::ExtendOnPayment)
+            .on::<AccountCreated, _>("open-storage-account", OpenOnSignUp)
+            .on::<StorageExtensionPaid, _>("extend-on-payment", ExtendOnPayment)
             .on::<AccountPurged, _>(
                 "purge-account",
-                folders::PurgeOnAccountPurged {
+                PurgeOnAccountPurged {
                     store: store.clone(),
                 },
             )
             .on::<ItemUploaded, _>(
                 "verify-upload",
-                verify::VerifyOnUpload {
+                VerifyOnUpload {
                     store: store.clone(),
                 },
             )
             .on::<ItemUploaded, _>(
                 "make-thumbnail",
-                thumbnails::ThumbnailOnUpload {
+                ThumbnailOnUpload {
                     store: store.clone(),
-                    posters: Arc::new(thumbnails::Ffmpeg {
+                    posters: Arc::new(Ffmpeg {
                         program: config.media.ffmpeg.clone(),
                         timeout: Duration::from_secs(config.media.ffmpeg_timeout_seconds),
                     }),

@@ -1,23 +1,15 @@
-//! Thumbnails, made asynchronously on `ItemUploaded`: images are scaled down with the `image`
-//! crate, videos get a poster frame from ffmpeg (reading the object through a presigned GET, so
-//! the video never passes through our memory); either is a JPEG beside the original
-//! (`<key>.thumbnail.jpg`) that the browser reads through a short-lived presigned GET.
+//! The thumbnail makers: images are scaled down with the `image` crate, videos get a poster
+//! frame from the `ffmpeg` program (`app::make_thumbnail` runs them on `ItemUploaded`).
 
-use std::{io::Cursor, process::Stdio, sync::Arc, time::Duration};
+use std::{io::Cursor, process::Stdio, time::Duration};
 
 use async_trait::async_trait;
-use evidentia_common::consumer::{EventMeta, Handler};
-use evidentia_proto::events::v1::ItemUploaded;
 use image::{ImageFormat, imageops::FilterType};
-use sqlx::PgConnection;
-use uuid::Uuid;
-
-use crate::storage::MediaStore;
 
 /// The longest side of a thumbnail, in pixels.
 pub const THUMBNAIL_SIZE: u32 = 320;
 /// Images larger than this are not decoded for a thumbnail (they keep the generic icon).
-const MAX_IMAGE_BYTES: i64 = 64 * 1024 * 1024;
+pub const MAX_IMAGE_BYTES: i64 = 64 * 1024 * 1024;
 
 /// A JPEG thumbnail of `bytes`, or `None` when they are not an image we can decode.
 pub fn thumbnail(bytes: &[u8]) -> anyhow::Result<Option<Vec<u8>>> {
@@ -91,61 +83,10 @@ impl PosterFrames for Ffmpeg {
     }
 }
 
-pub struct ThumbnailOnUpload {
-    pub store: Arc<MediaStore>,
-    pub posters: Arc<dyn PosterFrames>,
-}
-
-/// A presigned GET for ffmpeg lives this long (it reads only the start of the video).
-const POSTER_READ_TTL: Duration = Duration::from_secs(900);
-
-#[async_trait]
-impl Handler<ItemUploaded> for ThumbnailOnUpload {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: ItemUploaded,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
-        let made = match event.media_type.as_str() {
-            "image" if event.file_size <= MAX_IMAGE_BYTES => {
-                let bytes = self.store.read(&event.object_key).await?;
-                tokio::task::spawn_blocking(move || thumbnail(&bytes)).await??
-            }
-            "video" => {
-                let url = self
-                    .store
-                    .presign_get(&event.object_key, POSTER_READ_TTL)
-                    .await?;
-                self.posters.poster(&url).await?
-            }
-            _ => return Ok(()),
-        };
-        let Some(jpeg) = made else {
-            tracing::info!(item.id = %event.item_id, "not a decodable image or video; no thumbnail");
-            return Ok(());
-        };
-        let key = format!("{}.thumbnail.jpg", event.object_key);
-        self.store.put(&key, jpeg, "image/jpeg").await?;
-        let recorded = sqlx::query(
-            "UPDATE items SET thumbnail_key = $2, updated_at = now() WHERE id = $1 AND object_key = $3",
-        )
-        .bind(Uuid::parse_str(&event.item_id)?)
-        .bind(&key)
-        .bind(&event.object_key)
-        .execute(conn)
-        .await?
-        .rows_affected();
-        if recorded == 0 {
-            // Deleted or retaken meanwhile: this thumbnail belongs to nothing.
-            self.store.delete(&key).await?;
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use uuid::Uuid;
+
     use super::*;
 
     #[test]

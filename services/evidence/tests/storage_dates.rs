@@ -16,7 +16,7 @@ use std::{
 use async_trait::async_trait;
 use chrono::Utc;
 use evidence::{
-    EvidenceService, config::Config, error::EXPIRED_MESSAGE, folders::PURGED_MESSAGE,
+    EvidenceService, app::storage_dates::PURGED_MESSAGE, config::Config, error::EXPIRED_MESSAGE,
     storage::MediaStore,
 };
 use evidentia_common::{

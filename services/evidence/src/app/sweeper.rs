@@ -12,7 +12,6 @@
 
 use std::{sync::Arc, time::Duration};
 
-use chrono::{DateTime, Utc};
 use evidentia_common::{outbox, time::timestamp};
 use evidentia_proto::events::v1::FolderExpired;
 use sqlx::PgPool;
@@ -20,9 +19,12 @@ use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use crate::{
+    app::items,
     config::Config,
-    items::{self, Item},
+    domain::Item,
+    error::EvidenceError,
     storage::MediaStore,
+    store::{self, folders, usage},
 };
 
 pub const ABANDONED: &str = "The upload was not finished in time.";
@@ -30,24 +32,16 @@ pub const EXPIRED_UNFINISHED: &str = "The storage date passed before the upload 
 
 /// Aborts what is older than `after_hours`; returns how many items it closed.
 pub async fn sweep(pool: &PgPool, store: &MediaStore, after_hours: i64) -> anyhow::Result<usize> {
-    let stale: Vec<(Uuid, String, Option<String>)> = sqlx::query_as(
-        "SELECT id, object_key, upload_id FROM items \
-         WHERE status = 'awaiting_upload' AND upload_started_at < now() - make_interval(hours => $1::int) LIMIT 500",
-    )
-    .bind(i32::try_from(after_hours)?)
-    .fetch_all(pool)
-    .await?;
-    for (id, key, upload_id) in &stale {
-        if let Some(upload_id) = upload_id
-            && let Err(err) = store.abort_multipart(key, upload_id).await
-        {
-            tracing::warn!(item.id = %id, error = ?err, "abort of an abandoned upload failed; S3's own expiry will remove it");
-        }
-        sqlx::query("UPDATE items SET status = 'rejected', rejection_reason = $2, updated_at = now() WHERE id = $1 AND status = 'awaiting_upload'")
-            .bind(id)
-            .bind(ABANDONED)
-            .execute(pool)
+    let stale =
+        store::items::stale_uploads(&mut *pool.acquire().await?, i32::try_from(after_hours)?)
             .await?;
+    for upload in &stale {
+        if let Some(upload_id) = &upload.upload_id
+            && let Err(err) = store.abort_multipart(&upload.object_key, upload_id).await
+        {
+            tracing::warn!(item.id = %upload.id, error = ?err, "abort of an abandoned upload failed; S3's own expiry will remove it");
+        }
+        store::items::reject_unfinished(&mut *pool.acquire().await?, upload.id, ABANDONED).await?;
     }
     Ok(stale.len())
 }
@@ -56,24 +50,16 @@ pub async fn sweep(pool: &PgPool, store: &MediaStore, after_hours: i64) -> anyho
 /// one transaction (so exactly once per expiry, whatever the number of replicas).
 pub async fn expire(pool: &PgPool, retention_days: i64) -> anyhow::Result<usize> {
     let mut tx = pool.begin().await?;
-    let expired: Vec<(Uuid, Uuid, DateTime<Utc>)> = sqlx::query_as(
-        "UPDATE folders SET expired_at = now() WHERE id IN ( \
-           SELECT id FROM folders WHERE expired_at IS NULL AND storage_expires_at <= now() \
-           LIMIT 500 FOR UPDATE SKIP LOCKED) \
-         RETURNING id, owner_id, storage_expires_at",
-    )
-    .fetch_all(&mut *tx)
-    .await?;
-    for (folder, owner, date) in &expired {
+    let expired = folders::mark_expired(&mut tx).await?;
+    for folder in &expired {
+        let date = folder.storage_expires_at;
         outbox::enqueue(
             &mut tx,
             &FolderExpired {
-                folder_id: folder.to_string(),
-                owner_id: owner.to_string(),
-                storage_expires_at: Some(timestamp(*date)),
-                files_deleted_after: Some(timestamp(
-                    *date + chrono::Duration::days(retention_days),
-                )),
+                folder_id: folder.id.to_string(),
+                owner_id: folder.owner_id.to_string(),
+                storage_expires_at: Some(timestamp(date)),
+                files_deleted_after: Some(timestamp(date + chrono::Duration::days(retention_days))),
             },
         )
         .await?;
@@ -88,13 +74,8 @@ pub async fn purge(
     store: &MediaStore,
     retention_days: i64,
 ) -> anyhow::Result<usize> {
-    let due: Vec<Uuid> = sqlx::query_scalar(
-        "SELECT id FROM folders WHERE expired_at IS NOT NULL AND purged_at IS NULL \
-         AND storage_expires_at <= now() - make_interval(days => $1::int) LIMIT 100",
-    )
-    .bind(i32::try_from(retention_days)?)
-    .fetch_all(pool)
-    .await?;
+    let due =
+        folders::due_for_purge(&mut *pool.acquire().await?, i32::try_from(retention_days)?).await?;
     let mut purged = 0;
     for folder in due {
         if purge_folder(pool, store, folder, retention_days).await? {
@@ -114,18 +95,11 @@ async fn purge_folder(
     retention_days: i64,
 ) -> anyhow::Result<bool> {
     let mut tx = pool.begin().await?;
-    let owner: Option<Uuid> = sqlx::query_scalar(
-        "SELECT owner_id FROM folders WHERE id = $1 AND expired_at IS NOT NULL AND purged_at IS NULL \
-         AND storage_expires_at <= now() - make_interval(days => $2::int) FOR UPDATE",
-    )
-    .bind(folder)
-    .bind(i32::try_from(retention_days)?)
-    .fetch_optional(&mut *tx)
-    .await?;
+    let owner = folders::lock_for_purge(&mut tx, folder, i32::try_from(retention_days)?).await?;
     let Some(owner) = owner else {
         return Ok(false); // extended or purged meanwhile
     };
-    let found: Vec<Item> = items::list(&mut tx, owner, folder).await?;
+    let found: Vec<Item> = items::in_folder(&mut tx, owner, folder).await?;
     let found: Vec<&Item> = found.iter().filter(|i| i.purged_at.is_none()).collect();
     for item in &found {
         for (key, upload_id) in item.objects() {
@@ -143,30 +117,9 @@ async fn purge_folder(
         .iter()
         .filter_map(|i| i.counted_bytes())
         .fold((0i64, 0i64), |(n, b), size| (n + 1, b + size));
-    sqlx::query(
-        "UPDATE items SET purged_at = now(), thumbnail_key = NULL, previous_object_key = NULL, \
-         previous_thumbnail_key = NULL, previous_file_size = NULL, \
-         status = CASE WHEN status = 'awaiting_upload' THEN 'rejected' ELSE status END, \
-         rejection_reason = CASE WHEN status = 'awaiting_upload' THEN $2 ELSE rejection_reason END, \
-         updated_at = now() WHERE folder_id = $1 AND purged_at IS NULL",
-    )
-    .bind(folder)
-    .bind(EXPIRED_UNFINISHED)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query(
-        "UPDATE storage_usage SET file_count = GREATEST(file_count - $2, 0), \
-         used_bytes = GREATEST(used_bytes - $3, 0), updated_at = now() WHERE user_id = $1",
-    )
-    .bind(owner)
-    .bind(files)
-    .bind(bytes)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query("UPDATE folders SET purged_at = now(), updated_at = now() WHERE id = $1")
-        .bind(folder)
-        .execute(&mut *tx)
-        .await?;
+    store::items::mark_purged(&mut tx, folder, EXPIRED_UNFINISHED).await?;
+    usage::remove_files(&mut tx, owner, files, bytes).await?;
+    folders::mark_purged(&mut tx, folder).await?;
     tx.commit().await?;
     tracing::info!(folder.id = %folder, files, "expired folder's files deleted");
     Ok(true)
@@ -178,19 +131,14 @@ pub async fn remove_declined(
     store: &MediaStore,
     retention_seconds: i64,
 ) -> anyhow::Result<usize> {
-    let due: Vec<(Uuid, Uuid)> = sqlx::query_as(
-        "SELECT id, owner_id FROM items WHERE review_state = 'declined' \
-         AND reviewed_at <= now() - make_interval(secs => $1::double precision) LIMIT 500",
-    )
-    .bind(retention_seconds as f64)
-    .fetch_all(pool)
-    .await?;
+    let due = store::items::declined_before(&mut *pool.acquire().await?, retention_seconds as f64)
+        .await?;
     let mut removed = 0;
-    for (id, owner) in due {
+    for declined in due {
         let mut tx = pool.begin().await?;
-        let item = match items::delete(&mut tx, owner, id).await {
+        let item = match items::remove(&mut tx, declined.owner_id, declined.id).await {
             Ok(item) => item,
-            Err(crate::error::EvidenceError::NotFound) => continue,
+            Err(EvidenceError::NotFound) => continue,
             Err(err) => return Err(anyhow::anyhow!("{err}")),
         };
         tx.commit().await?;

@@ -2,75 +2,21 @@
 //! files). Participants read and use them; owners and admins create, edit, reorder and archive
 //! them. Editing replaces the step list in the order given; a step sent with its id keeps it.
 
-use chrono::{DateTime, Utc};
 use evidentia_common::{
     errors::FieldError,
     text::{REFUSED_CHARACTERS, has_refused, has_refused_single_line},
 };
-use sqlx::PgConnection;
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use crate::{domain::MediaType, error::EvidenceError, organizations::Membership};
+use crate::{
+    domain::{Membership, StepInput, Template, TemplateInput},
+    error::EvidenceError,
+    store::templates::{self, StepRow, TemplateRow},
+};
 
 pub const MAX_STEPS: usize = 20;
 pub const MAX_FILES_PER_STEP: i32 = 20;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StepInput {
-    pub id: Option<Uuid>,
-    pub name: String,
-    pub instructions: String,
-    pub media_types: Vec<MediaType>,
-    pub min_files: i32,
-    pub max_files: i32,
-}
-
-#[derive(Debug, Clone)]
-pub struct TemplateInput {
-    pub name: String,
-    pub description: String,
-    pub steps: Vec<StepInput>,
-}
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct Step {
-    pub id: Uuid,
-    pub name: String,
-    pub instructions: String,
-    pub media_types: Vec<String>,
-    pub min_files: i32,
-    pub max_files: i32,
-}
-
-impl Step {
-    pub fn media(&self) -> Vec<MediaType> {
-        self.media_types
-            .iter()
-            .filter_map(|m| MediaType::from_db(m))
-            .collect()
-    }
-}
-
-#[derive(Debug, Clone)]
-pub struct Template {
-    pub id: Uuid,
-    pub name: String,
-    pub description: String,
-    pub archived: bool,
-    pub steps: Vec<Step>,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-}
-
-#[derive(sqlx::FromRow)]
-struct Row {
-    id: Uuid,
-    name: String,
-    description: String,
-    archived_at: Option<DateTime<Utc>>,
-    created_at: DateTime<Utc>,
-    updated_at: DateTime<Utc>,
-}
 
 fn text(
     errors: &mut Vec<FieldError>,
@@ -194,17 +140,7 @@ pub fn validate(input: TemplateInput) -> Result<TemplateInput, EvidenceError> {
     }
 }
 
-async fn steps_of(conn: &mut PgConnection, template_id: Uuid) -> Result<Vec<Step>, EvidenceError> {
-    Ok(sqlx::query_as(
-        "SELECT id, name, instructions, media_types, min_files, max_files FROM template_steps \
-         WHERE template_id = $1 ORDER BY position",
-    )
-    .bind(template_id)
-    .fetch_all(conn)
-    .await?)
-}
-
-fn assemble(row: Row, steps: Vec<Step>) -> Template {
+fn assemble(row: TemplateRow, steps: Vec<crate::domain::Step>) -> Template {
     Template {
         id: row.id,
         name: row.name,
@@ -217,41 +153,34 @@ fn assemble(row: Row, steps: Vec<Step>) -> Template {
 }
 
 /// The organization's template; another organization's is `NotFound`.
-pub async fn get(
+pub async fn get(pool: &PgPool, member: &Membership, id: Uuid) -> Result<Template, EvidenceError> {
+    find(&mut *pool.acquire().await?, member, id).await
+}
+
+/// `get` on the caller's connection.
+pub(crate) async fn find(
     conn: &mut PgConnection,
     member: &Membership,
     id: Uuid,
 ) -> Result<Template, EvidenceError> {
-    let row: Row = sqlx::query_as(
-        "SELECT id, name, description, archived_at, created_at, updated_at FROM capture_templates \
-         WHERE organization_id = $1 AND id = $2",
-    )
-    .bind(member.organization_id)
-    .bind(id)
-    .fetch_optional(&mut *conn)
-    .await?
-    .ok_or(EvidenceError::NotFound)?;
-    let steps = steps_of(conn, row.id).await?;
+    let row = templates::get(conn, member.organization_id, id)
+        .await?
+        .ok_or(EvidenceError::NotFound)?;
+    let steps = templates::steps(conn, row.id).await?;
     Ok(assemble(row, steps))
 }
 
 /// The organization's templates, newest first: the archived ones, or the others.
 pub async fn list(
-    conn: &mut PgConnection,
+    pool: &PgPool,
     member: &Membership,
     archived: bool,
 ) -> Result<Vec<Template>, EvidenceError> {
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT id, name, description, archived_at, created_at, updated_at FROM capture_templates \
-         WHERE organization_id = $1 AND (archived_at IS NOT NULL) = $2 ORDER BY created_at DESC",
-    )
-    .bind(member.organization_id)
-    .bind(archived)
-    .fetch_all(&mut *conn)
-    .await?;
+    let mut conn = pool.acquire().await?;
+    let rows = templates::list(&mut conn, member.organization_id, archived).await?;
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
-        let steps = steps_of(conn, row.id).await?;
+        let steps = templates::steps(&mut conn, row.id).await?;
         out.push(assemble(row, steps));
     }
     Ok(out)
@@ -263,11 +192,7 @@ async fn write_steps(
     steps: &[StepInput],
 ) -> Result<(), EvidenceError> {
     // Steps sent with an id must be this template's; the others are new.
-    let existing: Vec<Uuid> =
-        sqlx::query_scalar("SELECT id FROM template_steps WHERE template_id = $1")
-            .bind(template_id)
-            .fetch_all(&mut *conn)
-            .await?;
+    let existing = templates::step_ids(conn, template_id).await?;
     let mut errors = Vec::new();
     for (i, step) in steps.iter().enumerate() {
         if let Some(id) = step.id
@@ -283,29 +208,26 @@ async fn write_steps(
         return Err(EvidenceError::Invalid(errors));
     }
     let kept: Vec<Uuid> = steps.iter().filter_map(|s| s.id).collect();
-    sqlx::query("DELETE FROM template_steps WHERE template_id = $1 AND NOT (id = ANY($2))")
-        .bind(template_id)
-        .bind(&kept)
-        .execute(&mut *conn)
-        .await?;
+    templates::delete_steps_but(conn, template_id, &kept).await?;
     for (position, step) in steps.iter().enumerate() {
-        let media: Vec<&str> = step.media_types.iter().map(|m| m.as_str()).collect();
-        sqlx::query(
-            "INSERT INTO template_steps (id, template_id, position, name, instructions, media_types, min_files, max_files) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
-             ON CONFLICT (id) DO UPDATE SET position = EXCLUDED.position, name = EXCLUDED.name, \
-             instructions = EXCLUDED.instructions, media_types = EXCLUDED.media_types, \
-             min_files = EXCLUDED.min_files, max_files = EXCLUDED.max_files",
+        let media: Vec<String> = step
+            .media_types
+            .iter()
+            .map(|m| m.as_str().to_owned())
+            .collect();
+        templates::upsert_step(
+            conn,
+            &StepRow {
+                id: step.id.unwrap_or_else(Uuid::now_v7),
+                template_id,
+                position: i32::try_from(position).map_err(anyhow::Error::from)?,
+                name: &step.name,
+                instructions: &step.instructions,
+                media_types: &media,
+                min_files: step.min_files,
+                max_files: step.max_files,
+            },
         )
-        .bind(step.id.unwrap_or_else(Uuid::now_v7))
-        .bind(template_id)
-        .bind(i32::try_from(position).map_err(anyhow::Error::from)?)
-        .bind(&step.name)
-        .bind(&step.instructions)
-        .bind(&media)
-        .bind(step.min_files)
-        .bind(step.max_files)
-        .execute(&mut *conn)
         .await?;
     }
     Ok(())
@@ -313,7 +235,7 @@ async fn write_steps(
 
 /// Creates a template (owners and admins).
 pub async fn create(
-    conn: &mut PgConnection,
+    pool: &PgPool,
     member: &Membership,
     user: Uuid,
     input: TemplateInput,
@@ -321,72 +243,60 @@ pub async fn create(
     member.require_manager()?;
     let input = validate(input)?;
     let id = Uuid::now_v7();
-    sqlx::query(
-        "INSERT INTO capture_templates (id, organization_id, name, description, created_by) VALUES ($1, $2, $3, $4, $5)",
+    let mut tx = pool.begin().await?;
+    templates::insert(
+        &mut tx,
+        id,
+        member.organization_id,
+        &input.name,
+        &input.description,
+        user,
     )
-    .bind(id)
-    .bind(member.organization_id)
-    .bind(&input.name)
-    .bind(&input.description)
-    .bind(user)
-    .execute(&mut *conn)
     .await?;
-    write_steps(conn, id, &input.steps).await?;
-    get(conn, member, id).await
+    write_steps(&mut tx, id, &input.steps).await?;
+    let made = find(&mut tx, member, id).await?;
+    tx.commit().await?;
+    Ok(made)
 }
 
 /// Replaces a template's name, description and steps (owners and admins).
 pub async fn update(
-    conn: &mut PgConnection,
+    pool: &PgPool,
     member: &Membership,
     id: Uuid,
     input: TemplateInput,
 ) -> Result<Template, EvidenceError> {
-    let locked: Option<Uuid> = sqlx::query_scalar(
-        "SELECT id FROM capture_templates WHERE organization_id = $1 AND id = $2 FOR UPDATE",
-    )
-    .bind(member.organization_id)
-    .bind(id)
-    .fetch_optional(&mut *conn)
-    .await?;
-    locked.ok_or(EvidenceError::NotFound)?;
+    let mut tx = pool.begin().await?;
+    templates::lock(&mut tx, member.organization_id, id)
+        .await?
+        .ok_or(EvidenceError::NotFound)?;
     member.require_manager()?;
     let input = validate(input)?;
-    sqlx::query(
-        "UPDATE capture_templates SET name = $2, description = $3, updated_at = now() WHERE id = $1",
-    )
-    .bind(id)
-    .bind(&input.name)
-    .bind(&input.description)
-    .execute(&mut *conn)
-    .await?;
-    write_steps(conn, id, &input.steps).await?;
-    get(conn, member, id).await
+    templates::update(&mut tx, id, &input.name, &input.description).await?;
+    write_steps(&mut tx, id, &input.steps).await?;
+    let changed = find(&mut tx, member, id).await?;
+    tx.commit().await?;
+    Ok(changed)
 }
 
 /// Archives a template (it is no longer offered for new folders) or brings it back.
 pub async fn archive(
-    conn: &mut PgConnection,
+    pool: &PgPool,
     member: &Membership,
     id: Uuid,
     archived: bool,
 ) -> Result<Template, EvidenceError> {
-    get(conn, member, id).await?;
+    let mut conn = pool.acquire().await?;
+    find(&mut conn, member, id).await?;
     member.require_manager()?;
-    sqlx::query(
-        "UPDATE capture_templates SET archived_at = CASE WHEN $2 THEN COALESCE(archived_at, now()) END, \
-         updated_at = now() WHERE id = $1",
-    )
-    .bind(id)
-    .bind(archived)
-    .execute(&mut *conn)
-    .await?;
-    get(conn, member, id).await
+    templates::set_archived(&mut conn, id, archived).await?;
+    find(&mut conn, member, id).await
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::MediaType;
 
     fn step(name: &str, min: i32, max: i32) -> StepInput {
         StepInput {

@@ -14,22 +14,15 @@ use evidentia_proto::events::v1::{ItemRejected, ItemUploaded, ItemVerified};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::{domain::MediaType, sniff, storage::MediaStore};
+use crate::{
+    domain::MediaType,
+    sniff,
+    storage::MediaStore,
+    store::{items, usage},
+};
 
 pub struct VerifyOnUpload {
     pub store: Arc<MediaStore>,
-}
-
-#[derive(sqlx::FromRow)]
-struct Row {
-    status: String,
-    object_key: String,
-    previous_object_key: Option<String>,
-    previous_thumbnail_key: Option<String>,
-    previous_file_size: Option<i64>,
-    media_type: String,
-    contributor_id: Option<Uuid>,
-    contributor_email: Option<String>,
 }
 
 /// Why a contribution is refused by what its bytes are.
@@ -62,13 +55,7 @@ impl Handler<ItemUploaded> for VerifyOnUpload {
         _meta: &EventMeta,
     ) -> anyhow::Result<()> {
         let id = Uuid::parse_str(&event.item_id)?;
-        let row: Option<Row> = sqlx::query_as(
-            "SELECT status, object_key, previous_object_key, previous_thumbnail_key, previous_file_size, \
-             media_type, contributor_id, contributor_email FROM items WHERE id = $1 FOR UPDATE",
-        )
-        .bind(id)
-        .fetch_optional(&mut *conn)
-        .await?;
+        let row = items::lock_uploaded(conn, id).await?;
         let Some(row) = row.filter(|r| r.status == "uploaded" && r.object_key == event.object_key)
         else {
             return Ok(()); // deleted or retaken meanwhile, or already decided
@@ -90,28 +77,13 @@ impl Handler<ItemUploaded> for VerifyOnUpload {
         }
         match verdict {
             None => {
-                sqlx::query(
-                    "UPDATE items SET status = 'verified', verified_at = now(), previous_object_key = NULL, \
-                     previous_thumbnail_key = NULL, previous_file_size = NULL, updated_at = now() WHERE id = $1",
-                )
-                .bind(id)
-                .execute(&mut *conn)
-                .await?;
+                items::mark_verified(conn, id).await?;
                 // A verified retake replaces the previous file in the usage rather than adding one.
                 let (files, bytes) = match &row.previous_object_key {
                     Some(_) => (0, event.file_size - row.previous_file_size.unwrap_or(0)),
                     None => (1, event.file_size),
                 };
-                sqlx::query(
-                    "INSERT INTO storage_usage (user_id, file_count, used_bytes) VALUES ($1, $3, GREATEST($2, 0)) \
-                     ON CONFLICT (user_id) DO UPDATE SET file_count = storage_usage.file_count + $3, \
-                     used_bytes = GREATEST(storage_usage.used_bytes + $2, 0), updated_at = now()",
-                )
-                .bind(Uuid::parse_str(&event.owner_id)?)
-                .bind(bytes)
-                .bind(files)
-                .execute(&mut *conn)
-                .await?;
+                usage::add_verified(conn, Uuid::parse_str(&event.owner_id)?, files, bytes).await?;
                 // The replaced file and its thumbnail go now (deleting twice is harmless, so a
                 // redelivery after a failed commit does no harm).
                 for key in [&row.previous_object_key, &row.previous_thumbnail_key]
@@ -138,11 +110,7 @@ impl Handler<ItemUploaded> for VerifyOnUpload {
                 tracing::info!(item.id = %id, "item verified");
             }
             Some(reason) => {
-                sqlx::query("UPDATE items SET status = 'rejected', rejection_reason = $2, updated_at = now() WHERE id = $1")
-                    .bind(id)
-                    .bind(&reason)
-                    .execute(&mut *conn)
-                    .await?;
+                items::mark_rejected(conn, id, &reason).await?;
                 outbox::enqueue(
                     conn,
                     &ItemRejected {

@@ -2,26 +2,24 @@
 //! use. A held item cannot be deleted or retaken, nor its folder deleted, until every hold on it
 //! is released.
 
-use sqlx::PgConnection;
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use crate::error::EvidenceError;
+use crate::{
+    error::EvidenceError,
+    store::{holds, items},
+};
 
 /// Places the hold on the owner's items (again is a no-op); NOT_FOUND if one is not theirs.
 #[tracing::instrument(skip_all, fields(user.id = %owner, hold.id = %hold_id))]
 pub async fn place(
-    conn: &mut PgConnection,
+    pool: &PgPool,
     owner: Uuid,
     hold_id: Uuid,
     item_ids: &[Uuid],
 ) -> Result<(), EvidenceError> {
-    let mine: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM items WHERE owner_id = $1 AND id = ANY($2) AND purged_at IS NULL",
-    )
-    .bind(owner)
-    .bind(item_ids)
-    .fetch_one(&mut *conn)
-    .await?;
+    let mut tx = pool.begin().await?;
+    let mine = items::count_owned(&mut tx, owner, item_ids).await?;
     let distinct = {
         let mut ids = item_ids.to_vec();
         ids.sort_unstable();
@@ -31,36 +29,20 @@ pub async fn place(
     if usize::try_from(mine).ok() != Some(distinct) {
         return Err(EvidenceError::NotFound);
     }
-    sqlx::query(
-        "INSERT INTO item_holds (hold_id, owner_id, item_id) SELECT $1, $2, unnest($3::uuid[]) \
-         ON CONFLICT DO NOTHING",
-    )
-    .bind(hold_id)
-    .bind(owner)
-    .bind(item_ids)
-    .execute(conn)
-    .await?;
+    holds::place(&mut tx, hold_id, owner, item_ids).await?;
+    tx.commit().await?;
     Ok(())
 }
 
 #[tracing::instrument(skip_all, fields(user.id = %owner, hold.id = %hold_id))]
-pub async fn release(conn: &mut PgConnection, owner: Uuid, hold_id: Uuid) -> sqlx::Result<()> {
-    sqlx::query("DELETE FROM item_holds WHERE hold_id = $1 AND owner_id = $2")
-        .bind(hold_id)
-        .bind(owner)
-        .execute(conn)
-        .await?;
+pub async fn release(pool: &PgPool, owner: Uuid, hold_id: Uuid) -> Result<(), EvidenceError> {
+    holds::release(&mut *pool.acquire().await?, hold_id, owner).await?;
     Ok(())
 }
 
 /// Refuses a change to a held item.
 pub async fn refuse_item(conn: &mut PgConnection, item_id: Uuid) -> Result<(), EvidenceError> {
-    let held: bool =
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM item_holds WHERE item_id = $1)")
-            .bind(item_id)
-            .fetch_one(conn)
-            .await?;
-    if held {
+    if holds::item_held(conn, item_id).await? {
         Err(EvidenceError::Held)
     } else {
         Ok(())
@@ -69,14 +51,7 @@ pub async fn refuse_item(conn: &mut PgConnection, item_id: Uuid) -> Result<(), E
 
 /// Refuses deleting a folder that holds a held item.
 pub async fn refuse_folder(conn: &mut PgConnection, folder_id: Uuid) -> Result<(), EvidenceError> {
-    let held: bool = sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM item_holds h JOIN items i ON i.id = h.item_id \
-         WHERE i.folder_id = $1)",
-    )
-    .bind(folder_id)
-    .fetch_one(conn)
-    .await?;
-    if held {
+    if holds::folder_held(conn, folder_id).await? {
         Err(EvidenceError::Held)
     } else {
         Ok(())

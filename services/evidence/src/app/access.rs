@@ -1,15 +1,18 @@
 //! Who may reach an organization's templates and folders. Membership and roles live in accounts,
-//! which is asked per call (the answer changes when a participant joins, changes role or is
-//! removed, and a stale copy here would let a removed participant in). An organization folder's
-//! `owner_id` is the organization's owner, so the rest of this service (uploads, usage, storage
-//! dates, extensions) treats it like any folder of theirs.
+//! which is asked per call (`Memberships`). An organization folder's `owner_id` is the
+//! organization's owner, so the rest of this service (uploads, usage, storage dates, extensions)
+//! treats it like any folder of theirs.
 
 use evidentia_common::grpc::Caller;
-use sqlx::PgConnection;
+use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::error::EvidenceError;
-pub use crate::memberships::{Membership, Memberships, Role};
+use crate::{
+    domain::Membership,
+    error::EvidenceError,
+    memberships::Memberships,
+    store::{folders, items},
+};
 
 /// The caller's membership, or `NotFound` (an individual account has no organization to show).
 pub async fn require(
@@ -65,37 +68,31 @@ async fn reach(
     }
 }
 
-/// The access of `user` to a folder; another user's private folder, or another organization's
+/// The access of the signed-in caller to a folder; another user's private folder, or another organization's
 /// folder, is `NotFound`. Accounts is asked only for someone else's organization folder.
 pub async fn folder(
-    conn: &mut PgConnection,
+    pool: &PgPool,
     memberships: &dyn Memberships,
     caller: &Caller,
-    user: Uuid,
     folder_id: Uuid,
 ) -> Result<FolderAccess, EvidenceError> {
-    let found: Option<(Uuid, Option<Uuid>)> =
-        sqlx::query_as("SELECT owner_id, organization_id FROM folders WHERE id = $1")
-            .bind(folder_id)
-            .fetch_optional(conn)
-            .await?;
+    let user = caller.require_user().map_err(|_| EvidenceError::NotFound)?;
+    let found = folders::holder(&mut *pool.acquire().await?, folder_id)
+        .await?
+        .map(|f| (f.owner_id, f.organization_id));
     reach(memberships, caller, user, found).await
 }
 
-/// The access of `user` to an item, through its folder.
+/// The access of the signed-in caller to an item, through its folder.
 pub async fn item(
-    conn: &mut PgConnection,
+    pool: &PgPool,
     memberships: &dyn Memberships,
     caller: &Caller,
-    user: Uuid,
     item_id: Uuid,
 ) -> Result<FolderAccess, EvidenceError> {
-    let found: Option<(Uuid, Option<Uuid>)> = sqlx::query_as(
-        "SELECT f.owner_id, f.organization_id FROM items i JOIN folders f ON f.id = i.folder_id \
-         WHERE i.id = $1",
-    )
-    .bind(item_id)
-    .fetch_optional(conn)
-    .await?;
+    let user = caller.require_user().map_err(|_| EvidenceError::NotFound)?;
+    let found = items::holder(&mut *pool.acquire().await?, item_id)
+        .await?
+        .map(|f| (f.owner_id, f.organization_id));
     reach(memberships, caller, user, found).await
 }

@@ -1,0 +1,142 @@
+//! Retakes: a new capture of an item's subject replaces its file while its folder has not
+//! expired. The item awaits the new bytes; its previous verified file is kept, and still served,
+//! until the new one is verified (then `verify` deletes it). An unfinished or rejected upload
+//! being replaced is discarded at once.
+
+use chrono::Utc;
+use evidentia_common::{outbox, time::timestamp};
+use evidentia_proto::events::v1::ItemRetaken;
+use uuid::Uuid;
+
+use crate::{
+    app::{
+        holds,
+        uploads::{Deps, Upload, place_of, start_upload, validate},
+    },
+    domain::{Item, MediaType, NewItem, Retake},
+    error::EvidenceError,
+    store::items,
+};
+
+/// What a retake started.
+#[derive(Debug, Clone)]
+pub struct Retaken {
+    pub item: Item,
+    pub upload: Upload,
+}
+
+/// Starts a new upload for the same item (same name, section and media type); removes what it
+/// discards from S3 once committed.
+#[tracing::instrument(skip_all, fields(user.id = %owner, item.id = %retake.item_id))]
+pub async fn retake(deps: Deps<'_>, owner: Uuid, retake: Retake) -> Result<Retaken, EvidenceError> {
+    let mut tx = deps.pool.begin().await?;
+    let item = items::lock(&mut tx, owner, retake.item_id)
+        .await?
+        .ok_or(EvidenceError::NotFound)?;
+    if deps.storage.expired(item.storage_expires_at, Utc::now()) {
+        return Err(EvidenceError::RetakeExpired);
+    }
+    holds::refuse_item(&mut tx, item.id).await?;
+    let valid = validate(
+        &NewItem {
+            folder_id: item.folder_id,
+            name: item.name.clone(),
+            media_type: MediaType::from_db(&item.media_type),
+            mime_type: retake.mime_type.clone(),
+            file_size: retake.file_size,
+            sha256: retake.sha256.clone(),
+            captured_at: retake.captured_at,
+            latitude: retake.latitude,
+            longitude: retake.longitude,
+            duration_seconds: retake.duration_seconds,
+            client_id: None,
+            section: None,
+            step_id: None,
+            contribution: None,
+        },
+        deps.uploads.max_file_bytes,
+    )?;
+    if item.status == "uploaded" {
+        return Err(EvidenceError::WrongState(
+            "The file is being checked. Please try again in a moment.",
+        ));
+    }
+    // Keep the verified file until its replacement is verified; drop an unverified one now.
+    let (previous_key, previous_thumbnail, previous_size, discarded) = if item.status == "verified"
+    {
+        (
+            Some(item.object_key.clone()),
+            item.thumbnail_key.clone(),
+            Some(item.file_size),
+            Vec::new(),
+        )
+    } else {
+        let upload = (item.status == "awaiting_upload")
+            .then(|| item.upload_id.clone())
+            .flatten();
+        let mut discarded = vec![(item.object_key.clone(), upload)];
+        discarded.extend(item.thumbnail_key.clone().map(|key| (key, None)));
+        (
+            item.previous_object_key.clone(),
+            item.previous_thumbnail_key.clone(),
+            item.previous_file_size,
+            discarded,
+        )
+    };
+    let (city, address, country_code) =
+        place_of(deps.geocoder, retake.latitude, retake.longitude).await;
+    let key = format!(
+        "users/{owner}/folders/{}/items/{}.retake-{}",
+        item.folder_id,
+        item.id,
+        Uuid::now_v7()
+    );
+    let (upload, upload_id, part_size) = start_upload(
+        deps.store,
+        deps.uploads,
+        &key,
+        &retake.mime_type,
+        retake.file_size,
+        deps.uploads.single_upload_max_bytes,
+    )
+    .await?;
+    let updated = items::retake(
+        &mut tx,
+        &items::RetakeRow {
+            id: item.id,
+            object_key: &key,
+            mime_type: &retake.mime_type,
+            file_size: retake.file_size,
+            sha256: &retake.sha256,
+            upload_id: upload_id.as_deref(),
+            part_size,
+            latitude: retake.latitude,
+            longitude: retake.longitude,
+            duration_seconds: retake.duration_seconds,
+            captured_at: valid.captured_at,
+            city: &city,
+            address: &address,
+            country_code: &country_code,
+            previous_object_key: previous_key.as_deref(),
+            previous_thumbnail_key: previous_thumbnail.as_deref(),
+            previous_file_size: previous_size,
+        },
+    )
+    .await?;
+    outbox::enqueue(
+        &mut tx,
+        &ItemRetaken {
+            item_id: item.id.to_string(),
+            folder_id: item.folder_id.to_string(),
+            owner_id: owner.to_string(),
+            occurred_at: Some(timestamp(Utc::now())),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    deps.store.remove_all(discarded).await;
+    Ok(Retaken {
+        item: updated,
+        upload,
+    })
+}

@@ -1,0 +1,134 @@
+//! Storage dates: a folder's date moves later (an owner's paid extension, or another service
+//! asking), publishing `StorageDateChanged`; an expired folder whose files are still kept becomes
+//! usable again, and its next expiry is announced again.
+
+use chrono::{DateTime, Utc};
+use evidentia_common::{
+    consumer::{EventMeta, Handler},
+    errors::FieldError,
+    outbox,
+    time::{datetime, timestamp},
+};
+use evidentia_proto::events::v1::{
+    StorageDateChanged, StorageExtensionPaid, StorageExtensionRefused,
+};
+use sqlx::{PgConnection, PgPool};
+use uuid::Uuid;
+
+use crate::{app::folders::owned, domain::Folder, error::EvidenceError, store::folders};
+
+pub const PURGED_MESSAGE: &str =
+    "The files of this folder were deleted after its storage date; it cannot be extended.";
+
+/// Moves the owner's folder's storage date to `until` (later than the current date and than
+/// now) and publishes `StorageDateChanged`.
+#[tracing::instrument(skip_all, fields(user.id = %owner, folder.id = %id))]
+pub async fn extend(
+    pool: &PgPool,
+    owner: Uuid,
+    id: Uuid,
+    until: DateTime<Utc>,
+) -> Result<Folder, EvidenceError> {
+    let mut tx = pool.begin().await?;
+    let folder = extend_in(&mut tx, owner, id, until).await?;
+    tx.commit().await?;
+    Ok(folder)
+}
+
+/// `extend` in the caller's transaction.
+async fn extend_in(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    id: Uuid,
+    until: DateTime<Utc>,
+) -> Result<Folder, EvidenceError> {
+    let dates = folders::lock_dates(conn, owner, id)
+        .await?
+        .ok_or(EvidenceError::NotFound)?;
+    if dates.purged_at.is_some() {
+        return Err(EvidenceError::WrongState(PURGED_MESSAGE));
+    }
+    let previous = dates.storage_expires_at;
+    if until <= previous || until <= Utc::now() {
+        return Err(EvidenceError::Invalid(vec![FieldError::new(
+            "storage_expires_at",
+            "The new storage date must be later than the current one.",
+        )]));
+    }
+    // The stored date (microseconds) is the one announced.
+    let until = folders::set_storage_date(conn, id, until).await?;
+    outbox::enqueue(
+        conn,
+        &StorageDateChanged {
+            folder_id: id.to_string(),
+            owner_id: owner.to_string(),
+            previous_storage_expires_at: Some(timestamp(previous)),
+            storage_expires_at: Some(timestamp(until)),
+        },
+    )
+    .await?;
+    owned(conn, owner, id).await
+}
+
+/// A paid storage extension (payments' StorageExtensionPaid) moves the folder's date to the paid
+/// one, once: the date was computed at payment, so a redelivered event finds the folder already
+/// that late and changes nothing. For a folder deleted or purged since, StorageExtensionRefused
+/// goes back (in the same transaction), and payments refunds the purchase.
+pub struct ExtendOnPayment;
+
+#[async_trait::async_trait]
+impl Handler<StorageExtensionPaid> for ExtendOnPayment {
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: StorageExtensionPaid,
+        _meta: &EventMeta,
+    ) -> anyhow::Result<()> {
+        let owner = Uuid::parse_str(&event.owner_id)?;
+        let id = Uuid::parse_str(&event.folder_id)?;
+        let until = event
+            .storage_expires_at
+            .as_ref()
+            .and_then(datetime)
+            .ok_or_else(|| anyhow::anyhow!("StorageExtensionPaid without a date"))?;
+        match folders::storage_date(conn, owner, id).await? {
+            None => {
+                tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, "a paid extension for a folder that no longer exists");
+                refuse(conn, &event, "The folder no longer exists.").await
+            }
+            Some(current) if current >= until => {
+                tracing::info!(folder.id = %id, purchase.id = %event.purchase_id, "storage date already extended");
+                Ok(())
+            }
+            Some(_) => match extend_in(conn, owner, id, until).await {
+                Ok(_) => {
+                    tracing::info!(folder.id = %id, purchase.id = %event.purchase_id, "storage date extended");
+                    Ok(())
+                }
+                Err(EvidenceError::WrongState(message)) => {
+                    tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, message, "a paid extension for a purged folder");
+                    refuse(conn, &event, message).await
+                }
+                Err(err) => Err(anyhow::anyhow!("{err}")),
+            },
+        }
+    }
+}
+
+async fn refuse(
+    conn: &mut PgConnection,
+    event: &StorageExtensionPaid,
+    reason: &str,
+) -> anyhow::Result<()> {
+    outbox::enqueue(
+        conn,
+        &StorageExtensionRefused {
+            purchase_id: event.purchase_id.clone(),
+            folder_id: event.folder_id.clone(),
+            owner_id: event.owner_id.clone(),
+            reason: reason.to_owned(),
+        },
+    )
+    .await?;
+    Ok(())
+}
