@@ -12,6 +12,7 @@ use crate::{
     auth::User,
     error::{ApiResult, ErrorBody},
     extract::{ApiJson, Client},
+    forward::{Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -78,32 +79,33 @@ pub struct AvailabilityResponse {
     pub phone_number: Option<bool>,
 }
 
+impl From<AvailabilityRequest> for accounts::CheckAvailabilityRequest {
+    fn from(body: AvailabilityRequest) -> Self {
+        Self {
+            email: body.email,
+            username: body.username,
+            phone_number: body.phone_number.map(Into::into),
+        }
+    }
+}
+
+impl From<accounts::CheckAvailabilityResponse> for AvailabilityResponse {
+    fn from(found: accounts::CheckAvailabilityResponse) -> Self {
+        Self {
+            email: found.email,
+            username: found.username,
+            phone_number: found.phone_number,
+        }
+    }
+}
+
+forward! {
 /// Whether an e-mail, username and phone number are still free.
 #[utoipa::path(post, path = "/api/accounts/email-username-phone-number/verify/", tag = "accounts",
     request_body = AvailabilityRequest,
     responses((status = 200, body = AvailabilityResponse), (status = 400, body = ErrorBody)))]
-async fn verify_availability(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiJson(body): ApiJson<AvailabilityRequest>,
-) -> ApiResult<Json<AvailabilityResponse>> {
-    let request = caller.request(accounts::CheckAvailabilityRequest {
-        email: body.email,
-        username: body.username,
-        phone_number: body.phone_number.map(Into::into),
-    });
-    let found = state
-        .clients
-        .accounts
-        .clone()
-        .check_availability(request)
-        .await?
-        .into_inner();
-    Ok(Json(AvailabilityResponse {
-        email: found.email,
-        username: found.username,
-        phone_number: found.phone_number,
-    }))
+fn verify_availability(Client, body: AvailabilityRequest) -> AvailabilityResponse =
+    accounts.check_availability;
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema, Default)]
@@ -159,32 +161,32 @@ pub struct SendCodeResponse {
     pub sent_to: String,
 }
 
+impl From<SendCodeRequest> for accounts::SendConfirmationCodeRequest {
+    fn from(body: SendCodeRequest) -> Self {
+        Self {
+            email: body.email,
+            purpose: body.purpose.into(),
+            username: body.username,
+            channel: channel(body.channel) as i32,
+        }
+    }
+}
+
+impl From<accounts::SendConfirmationCodeResponse> for SendCodeResponse {
+    fn from(sent: accounts::SendConfirmationCodeResponse) -> Self {
+        Self {
+            expires_in_seconds: sent.expires_in_seconds,
+            sent_to: sent.sent_to,
+        }
+    }
+}
+
+forward! {
 /// Sends a 6-digit confirmation code by e-mail or SMS (rate-limited per destination).
 #[utoipa::path(post, path = "/api/accounts/confirmation-code/send/", tag = "accounts",
     request_body = SendCodeRequest,
     responses((status = 200, body = SendCodeResponse), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody)))]
-async fn send_code(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiJson(body): ApiJson<SendCodeRequest>,
-) -> ApiResult<Json<SendCodeResponse>> {
-    let request = caller.request(accounts::SendConfirmationCodeRequest {
-        email: body.email,
-        purpose: body.purpose.into(),
-        username: body.username,
-        channel: channel(body.channel) as i32,
-    });
-    let sent = state
-        .clients
-        .accounts
-        .clone()
-        .send_confirmation_code(request)
-        .await?
-        .into_inner();
-    Ok(Json(SendCodeResponse {
-        expires_in_seconds: sent.expires_in_seconds,
-        sent_to: sent.sent_to,
-    }))
+fn send_code(Client, body: SendCodeRequest) -> SendCodeResponse = accounts.send_confirmation_code;
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -208,31 +210,32 @@ pub struct VerifyCodeResponse {
     pub verification_token: String,
 }
 
+impl From<VerifyCodeRequest> for accounts::VerifyConfirmationCodeRequest {
+    fn from(body: VerifyCodeRequest) -> Self {
+        Self {
+            email: body.email,
+            code: body.code,
+            purpose: body.purpose.into(),
+            username: body.username,
+        }
+    }
+}
+
+impl From<accounts::VerifyConfirmationCodeResponse> for VerifyCodeResponse {
+    fn from(verified: accounts::VerifyConfirmationCodeResponse) -> Self {
+        Self {
+            verification_token: verified.verification_token,
+        }
+    }
+}
+
+forward! {
 /// Checks a confirmation code: single use, 10 minutes, at most 5 tries.
 #[utoipa::path(post, path = "/api/accounts/confirmation-code/verify/", tag = "accounts",
     request_body = VerifyCodeRequest,
     responses((status = 200, body = VerifyCodeResponse), (status = 400, body = ErrorBody)))]
-async fn verify_code(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiJson(body): ApiJson<VerifyCodeRequest>,
-) -> ApiResult<Json<VerifyCodeResponse>> {
-    let request = caller.request(accounts::VerifyConfirmationCodeRequest {
-        email: body.email,
-        code: body.code,
-        purpose: body.purpose.into(),
-        username: body.username,
-    });
-    let verified = state
-        .clients
-        .accounts
-        .clone()
-        .verify_confirmation_code(request)
-        .await?
-        .into_inner();
-    Ok(Json(VerifyCodeResponse {
-        verification_token: verified.verification_token,
-    }))
+fn verify_code(Client, body: VerifyCodeRequest) -> VerifyCodeResponse =
+    accounts.verify_confirmation_code;
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -297,14 +300,8 @@ async fn create(
         last_name: body.last_name,
         organization_name: body.organization_name.unwrap_or_default(),
     });
-    let pair = state
-        .clients
-        .accounts
-        .clone()
-        .create_account(request)
-        .await?
-        .into_inner();
-    Ok((StatusCode::CREATED, Json(pair.into())))
+    let pair = state.accounts().create_account(request).await.reply()?;
+    Ok((StatusCode::CREATED, pair))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -314,28 +311,22 @@ pub struct LoginRequest {
     pub password: String,
 }
 
+impl From<LoginRequest> for accounts::LoginRequest {
+    fn from(body: LoginRequest) -> Self {
+        Self {
+            username: body.username,
+            password: body.password,
+        }
+    }
+}
+
+forward! {
 /// Signs in (rate-limited per account and per client address). A deleted account answers 403
 /// `account_deleted` with the date until which it can be recovered.
 #[utoipa::path(post, path = "/api/accounts/login/", tag = "accounts",
     request_body = LoginRequest,
     responses((status = 200, body = TokenPair), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 429, body = ErrorBody)))]
-async fn login(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiJson(body): ApiJson<LoginRequest>,
-) -> ApiResult<Json<TokenPair>> {
-    let request = caller.request(accounts::LoginRequest {
-        username: body.username,
-        password: body.password,
-    });
-    let pair = state
-        .clients
-        .accounts
-        .clone()
-        .login(request)
-        .await?
-        .into_inner();
-    Ok(Json(pair.into()))
+fn login(Client, body: LoginRequest) -> TokenPair = accounts.login;
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -343,26 +334,20 @@ pub struct RefreshRequest {
     pub refresh: String,
 }
 
+impl From<RefreshRequest> for accounts::RefreshTokenRequest {
+    fn from(body: RefreshRequest) -> Self {
+        Self {
+            refresh: body.refresh,
+        }
+    }
+}
+
+forward! {
 /// Exchanges a refresh token for a new pair; a reused token ends its session.
 #[utoipa::path(post, path = "/api/accounts/token/refresh/", tag = "accounts",
     request_body = RefreshRequest,
     responses((status = 200, body = TokenPair), (status = 401, body = ErrorBody)))]
-async fn refresh(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiJson(body): ApiJson<RefreshRequest>,
-) -> ApiResult<Json<TokenPair>> {
-    let request = caller.request(accounts::RefreshTokenRequest {
-        refresh: body.refresh,
-    });
-    let pair = state
-        .clients
-        .accounts
-        .clone()
-        .refresh_token(request)
-        .await?
-        .into_inner();
-    Ok(Json(pair.into()))
+fn refresh(Client, body: RefreshRequest) -> TokenPair = accounts.refresh_token;
 }
 
 /// Ends the session of the refresh token.
@@ -377,7 +362,7 @@ async fn logout(
     let request = caller.request(accounts::LogoutRequest {
         refresh: body.refresh,
     });
-    state.clients.accounts.clone().logout(request).await?;
+    state.accounts().logout(request).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -469,14 +454,14 @@ pub struct OrganizationSummary {
 #[utoipa::path(get, path = "/api/accounts/me/", tag = "accounts", security(("bearer" = [])),
     responses((status = 200, body = Profile), (status = 401, body = ErrorBody)))]
 async fn me(State(state): State<AppState>, User(caller): User) -> ApiResult<Json<Profile>> {
-    let mut accounts_client = state.clients.accounts.clone();
-    let mut payments_client = state.clients.payments.clone();
+    let mut accounts_client = state.accounts();
+    let mut payments_client = state.payments();
     let (account, payment) = tokio::join!(
         accounts_client.get_profile(caller.request(accounts::GetProfileRequest {})),
         payments_client.get_payment_profile(caller.request(payments::GetPaymentProfileRequest {})),
     );
-    let account = account?.into_inner();
-    let payment = payment?.into_inner();
+    let account = account.answer()?;
+    let payment = payment.answer()?;
     Ok(Json(Profile {
         id: account.id,
         username: account.username,

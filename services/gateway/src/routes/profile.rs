@@ -21,7 +21,8 @@ use super::{
 use crate::{
     auth::User,
     error::{ApiError, ApiResult, ErrorBody},
-    extract::{ApiJson, ApiQuery, Client},
+    extract::{ApiJson, ApiQuery},
+    forward::{Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -51,28 +52,29 @@ pub struct PasswordToken {
     pub expires_in_seconds: i64,
 }
 
+impl From<PasswordVerifyRequest> for accounts::VerifyPasswordRequest {
+    fn from(body: PasswordVerifyRequest) -> Self {
+        Self {
+            password: body.password,
+        }
+    }
+}
+
+impl From<accounts::PasswordToken> for PasswordToken {
+    fn from(token: accounts::PasswordToken) -> Self {
+        Self {
+            password_token: token.password_token,
+            expires_in_seconds: token.expires_in_seconds,
+        }
+    }
+}
+
+forward! {
 /// Checks the signed-in user's password before a sensitive change.
 #[utoipa::path(post, path = "/api/accounts/password/verify/", tag = "accounts", security(("bearer" = [])),
     request_body = PasswordVerifyRequest,
     responses((status = 200, body = PasswordToken), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
-async fn password_verify(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<PasswordVerifyRequest>,
-) -> ApiResult<Json<PasswordToken>> {
-    let token = state
-        .clients
-        .accounts
-        .clone()
-        .verify_password(caller.request(accounts::VerifyPasswordRequest {
-            password: body.password,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(PasswordToken {
-        password_token: token.password_token,
-        expires_in_seconds: token.expires_in_seconds,
-    }))
+fn password_verify(body: PasswordVerifyRequest) -> PasswordToken = accounts.verify_password;
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -93,9 +95,7 @@ async fn update_names(
     ApiJson(body): ApiJson<NamesUpdate>,
 ) -> ApiResult<StatusCode> {
     state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .update_names(caller.request(accounts::UpdateNamesRequest {
             first_name: body.first_name,
             last_name: body.last_name,
@@ -121,9 +121,7 @@ async fn change_username(
     ApiJson(body): ApiJson<UsernameChange>,
 ) -> ApiResult<StatusCode> {
     state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .change_username(caller.request(accounts::ChangeUsernameRequest {
             new_username: body.new_username,
             password_token: body.password_token,
@@ -186,16 +184,14 @@ async fn change_email(
     ApiJson(body): ApiJson<EmailChange>,
 ) -> Result<Response, ApiError> {
     let change = state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .change_email(caller.request(accounts::ChangeEmailRequest {
             new_email: body.new_email,
             password_token: body.password_token,
             code: body.code,
         }))
-        .await?
-        .into_inner();
+        .await
+        .answer()?;
     Ok(change_answer(change))
 }
 
@@ -209,16 +205,14 @@ async fn change_phone(
     ApiJson(body): ApiJson<PhoneChange>,
 ) -> Result<Response, ApiError> {
     let change = state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .change_phone(caller.request(accounts::ChangePhoneRequest {
             new_phone_number: Some(body.new_phone_number.into()),
             password_token: body.password_token,
             code: body.code,
         }))
-        .await?
-        .into_inner();
+        .await
+        .answer()?;
     Ok(change_answer(change))
 }
 
@@ -232,9 +226,7 @@ async fn change_address(
     ApiJson(body): ApiJson<Address>,
 ) -> ApiResult<StatusCode> {
     state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .change_address(caller.request(body.into()))
         .await?;
     Ok(StatusCode::NO_CONTENT)
@@ -256,9 +248,7 @@ async fn change_communication_method(
     ApiJson(body): ApiJson<CommunicationMethodChange>,
 ) -> ApiResult<StatusCode> {
     state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .change_communication_method(caller.request(accounts::ChangeCommunicationMethodRequest {
             communication_method: body.communication_method,
         }))
@@ -307,6 +297,28 @@ pub struct ActionLogPage {
     pub results: Vec<ActionLog>,
 }
 
+impl From<accounts::ActionLogPage> for ActionLogPage {
+    fn from(page: accounts::ActionLogPage) -> Self {
+        Self {
+            count: page.count,
+            page: page.page,
+            page_size: page.page_size,
+            results: page
+                .results
+                .into_iter()
+                .map(|e| ActionLog {
+                    id: e.id,
+                    action: e.action,
+                    description: e.description,
+                    ip_address: e.ip_address,
+                    user_agent: e.user_agent,
+                    created_at: rfc3339(e.created_at).unwrap_or_default(),
+                })
+                .collect(),
+        }
+    }
+}
+
 fn number(field: &str, value: Option<&str>) -> Result<u32, ApiError> {
     match value.map(str::trim).filter(|v| !v.is_empty()) {
         None => Ok(0),
@@ -332,30 +344,11 @@ async fn history(
         date_from: query.date_from.unwrap_or_default(),
         date_to: query.date_to.unwrap_or_default(),
     };
-    let page = state
-        .clients
-        .accounts
-        .clone()
+    state
+        .accounts()
         .list_action_logs(caller.request(request))
-        .await?
-        .into_inner();
-    Ok(Json(ActionLogPage {
-        count: page.count,
-        page: page.page,
-        page_size: page.page_size,
-        results: page
-            .results
-            .into_iter()
-            .map(|e| ActionLog {
-                id: e.id,
-                action: e.action,
-                description: e.description,
-                ip_address: e.ip_address,
-                user_agent: e.user_agent,
-                created_at: rfc3339(e.created_at).unwrap_or_default(),
-            })
-            .collect(),
-    }))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -381,14 +374,12 @@ async fn delete_reasons(
     ApiQuery(query): ApiQuery<DeleteReasonsQuery>,
 ) -> ApiResult<Json<Vec<DeleteReason>>> {
     let reasons = state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .list_delete_reasons(caller.request(accounts::ListDeleteReasonsRequest {
             delete_type: query.delete_type.unwrap_or_default(),
         }))
-        .await?
-        .into_inner();
+        .await
+        .answer()?;
     Ok(Json(
         reasons
             .reasons
@@ -417,29 +408,30 @@ pub struct DeleteAccountResponse {
     pub recoverable_until: String,
 }
 
+impl From<DeleteAccountRequest> for accounts::DeleteAccountRequest {
+    fn from(body: DeleteAccountRequest) -> Self {
+        Self {
+            reason_id: body.reason_id,
+            details: body.details,
+            password_token: body.password_token,
+        }
+    }
+}
+
+impl From<accounts::DeleteAccountResponse> for DeleteAccountResponse {
+    fn from(deleted: accounts::DeleteAccountResponse) -> Self {
+        Self {
+            recoverable_until: rfc3339(deleted.recoverable_until).unwrap_or_default(),
+        }
+    }
+}
+
+forward! {
 /// Deletes the account (a soft delete): every session ends; it can be recovered for a while.
 #[utoipa::path(post, path = "/api/accounts/delete/", tag = "accounts", security(("bearer" = [])),
     request_body = DeleteAccountRequest,
     responses((status = 200, body = DeleteAccountResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
-async fn delete(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<DeleteAccountRequest>,
-) -> ApiResult<Json<DeleteAccountResponse>> {
-    let deleted = state
-        .clients
-        .accounts
-        .clone()
-        .delete_account(caller.request(accounts::DeleteAccountRequest {
-            reason_id: body.reason_id,
-            details: body.details,
-            password_token: body.password_token,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(DeleteAccountResponse {
-        recoverable_until: rfc3339(deleted.recoverable_until).unwrap_or_default(),
-    }))
+fn delete(body: DeleteAccountRequest) -> DeleteAccountResponse = accounts.delete_account;
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -450,24 +442,19 @@ pub struct RecoverAccountRequest {
     pub password: String,
 }
 
+impl From<RecoverAccountRequest> for accounts::RecoverAccountRequest {
+    fn from(body: RecoverAccountRequest) -> Self {
+        Self {
+            username: body.username,
+            password: body.password,
+        }
+    }
+}
+
+forward! {
 /// Restores a deleted account within its grace period and signs it in.
 #[utoipa::path(post, path = "/api/accounts/recover/", tag = "accounts",
     request_body = RecoverAccountRequest,
     responses((status = 200, body = TokenPair), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody)))]
-async fn recover(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiJson(body): ApiJson<RecoverAccountRequest>,
-) -> ApiResult<Json<TokenPair>> {
-    let pair = state
-        .clients
-        .accounts
-        .clone()
-        .recover_account(caller.request(accounts::RecoverAccountRequest {
-            username: body.username,
-            password: body.password,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(pair.into()))
+fn recover(Client, body: RecoverAccountRequest) -> TokenPair = accounts.recover_account;
 }

@@ -14,7 +14,8 @@ use super::{
 use crate::{
     auth::MaybeUser,
     error::{ApiResult, ErrorBody},
-    extract::{ApiJson, Client},
+    extract::ApiJson,
+    forward::{Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -37,27 +38,29 @@ pub struct PhoneVerifyResponse {
     pub registered: bool,
 }
 
+impl From<PhoneVerifyRequest> for accounts::PhoneVerifyRequest {
+    fn from(body: PhoneVerifyRequest) -> Self {
+        Self {
+            phone_number: Some(body.phone_number.into()),
+        }
+    }
+}
+
+impl From<accounts::PhoneVerifyResponse> for PhoneVerifyResponse {
+    fn from(found: accounts::PhoneVerifyResponse) -> Self {
+        Self {
+            registered: found.registered,
+        }
+    }
+}
+
+forward! {
 /// Whether a phone number belongs to an account.
 #[utoipa::path(post, path = "/api/accounts/phone/verify/", tag = "accounts",
     request_body = PhoneVerifyRequest,
     responses((status = 200, body = PhoneVerifyResponse), (status = 400, body = ErrorBody)))]
-async fn phone_verify(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiJson(body): ApiJson<PhoneVerifyRequest>,
-) -> ApiResult<Json<PhoneVerifyResponse>> {
-    let found = state
-        .clients
-        .accounts
-        .clone()
-        .is_phone_registered(caller.request(accounts::PhoneVerifyRequest {
-            phone_number: Some(body.phone_number.into()),
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(PhoneVerifyResponse {
-        registered: found.registered,
-    }))
+fn phone_verify(Client, body: PhoneVerifyRequest) -> PhoneVerifyResponse =
+    accounts.is_phone_registered;
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -77,29 +80,31 @@ pub struct RecoveryOptions {
     pub communication_method: String,
 }
 
+impl From<UsernameHasPhoneRequest> for accounts::RecoveryOptionsRequest {
+    fn from(body: UsernameHasPhoneRequest) -> Self {
+        Self {
+            username: body.username,
+        }
+    }
+}
+
+impl From<accounts::RecoveryOptions> for RecoveryOptions {
+    fn from(options: accounts::RecoveryOptions) -> Self {
+        Self {
+            email_hint: options.email_hint,
+            phone_hint: options.phone_hint,
+            communication_method: options.communication_method,
+        }
+    }
+}
+
+forward! {
 /// Whether the account has a phone for an SMS code, and where its codes can go.
 #[utoipa::path(post, path = "/api/accounts/username-has-phone/verify/", tag = "accounts",
     request_body = UsernameHasPhoneRequest,
     responses((status = 200, body = RecoveryOptions), (status = 400, body = ErrorBody)))]
-async fn username_has_phone(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiJson(body): ApiJson<UsernameHasPhoneRequest>,
-) -> ApiResult<Json<RecoveryOptions>> {
-    let options = state
-        .clients
-        .accounts
-        .clone()
-        .get_recovery_options(caller.request(accounts::RecoveryOptionsRequest {
-            username: body.username,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(RecoveryOptions {
-        email_hint: options.email_hint,
-        phone_hint: options.phone_hint,
-        communication_method: options.communication_method,
-    }))
+fn username_has_phone(Client, body: UsernameHasPhoneRequest) -> RecoveryOptions =
+    accounts.get_recovery_options;
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -122,50 +127,44 @@ pub struct SentTo {
     pub sent_to: String,
 }
 
+impl From<UsernameByEmailRequest> for accounts::UsernameByEmailRequest {
+    fn from(body: UsernameByEmailRequest) -> Self {
+        Self { email: body.email }
+    }
+}
+
+impl From<UsernameByPhoneRequest> for accounts::UsernameByPhoneRequest {
+    fn from(body: UsernameByPhoneRequest) -> Self {
+        Self {
+            phone_number: Some(body.phone_number.into()),
+        }
+    }
+}
+
+impl From<accounts::SentTo> for SentTo {
+    fn from(sent: accounts::SentTo) -> Self {
+        Self {
+            sent_to: sent.sent_to,
+        }
+    }
+}
+
+forward! {
 /// Sends the username of the account with this e-mail to it.
 #[utoipa::path(post, path = "/api/accounts/username-by-email/verify/", tag = "accounts",
     request_body = UsernameByEmailRequest,
     responses((status = 200, body = SentTo), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody)))]
-async fn username_by_email(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiJson(body): ApiJson<UsernameByEmailRequest>,
-) -> ApiResult<Json<SentTo>> {
-    let sent = state
-        .clients
-        .accounts
-        .clone()
-        .send_username_by_email(
-            caller.request(accounts::UsernameByEmailRequest { email: body.email }),
-        )
-        .await?
-        .into_inner();
-    Ok(Json(SentTo {
-        sent_to: sent.sent_to,
-    }))
+fn username_by_email(Client, body: UsernameByEmailRequest) -> SentTo =
+    accounts.send_username_by_email;
 }
 
+forward! {
 /// Sends the username of the account with this phone number to it by SMS.
 #[utoipa::path(post, path = "/api/accounts/username-by-phone/verify/", tag = "accounts",
     request_body = UsernameByPhoneRequest,
     responses((status = 200, body = SentTo), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody)))]
-async fn username_by_phone(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiJson(body): ApiJson<UsernameByPhoneRequest>,
-) -> ApiResult<Json<SentTo>> {
-    let sent = state
-        .clients
-        .accounts
-        .clone()
-        .send_username_by_phone(caller.request(accounts::UsernameByPhoneRequest {
-            phone_number: Some(body.phone_number.into()),
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(SentTo {
-        sent_to: sent.sent_to,
-    }))
+fn username_by_phone(Client, body: UsernameByPhoneRequest) -> SentTo =
+    accounts.send_username_by_phone;
 }
 
 /// Forgot password: `username` and the `verification_token` of a `password_reset` code. Signed
@@ -191,17 +190,15 @@ async fn password_reset(
     MaybeUser(caller): MaybeUser,
     ApiJson(body): ApiJson<PasswordResetRequest>,
 ) -> ApiResult<Json<TokenPair>> {
-    let pair = state
-        .clients
-        .accounts
-        .clone()
-        .reset_password(caller.request(accounts::ResetPasswordRequest {
-            new_password: body.new_password,
-            username: body.username,
-            verification_token: body.verification_token,
-            password_token: body.password_token,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(pair.into()))
+    let request = accounts::ResetPasswordRequest {
+        new_password: body.new_password,
+        username: body.username,
+        verification_token: body.verification_token,
+        password_token: body.password_token,
+    };
+    state
+        .accounts()
+        .reset_password(caller.request(request))
+        .await
+        .reply()
 }
