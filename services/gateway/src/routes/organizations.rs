@@ -16,6 +16,7 @@ use crate::{
     auth::User,
     error::{ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, Client},
+    forward::{Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -38,26 +39,22 @@ pub struct Organization {
     pub created_at: String,
 }
 
+impl From<accounts::Organization> for Organization {
+    fn from(o: accounts::Organization) -> Self {
+        Self {
+            id: o.id,
+            name: o.name,
+            role: o.role,
+            created_at: rfc3339(o.created_at).unwrap_or_default(),
+        }
+    }
+}
+
+forward! {
 /// The caller's organization and role (404 when they belong to none).
 #[utoipa::path(get, path = "/api/accounts/organization/", tag = "organizations", security(("bearer" = [])),
     responses((status = 200, body = Organization), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn organization(
-    State(state): State<AppState>,
-    User(caller): User,
-) -> ApiResult<Json<Organization>> {
-    let o = state
-        .clients
-        .accounts
-        .clone()
-        .get_organization(caller.request(accounts::GetOrganizationRequest {}))
-        .await?
-        .into_inner();
-    Ok(Json(Organization {
-        id: o.id,
-        name: o.name,
-        role: o.role,
-        created_at: rfc3339(o.created_at).unwrap_or_default(),
-    }))
+fn organization() -> Organization = accounts.get_organization(accounts::GetOrganizationRequest {});
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -105,36 +102,33 @@ pub struct Participants {
     pub invites: Vec<Invite>,
 }
 
+impl From<accounts::Participants> for Participants {
+    fn from(list: accounts::Participants) -> Self {
+        Self {
+            participants: list
+                .participants
+                .into_iter()
+                .map(|p| Participant {
+                    user_id: p.user_id,
+                    username: p.username,
+                    first_name: p.first_name,
+                    last_name: p.last_name,
+                    email: p.email,
+                    role: p.role,
+                    joined_at: rfc3339(p.joined_at).unwrap_or_default(),
+                })
+                .collect(),
+            invites: list.invites.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+forward! {
 /// The caller's organization's participants (owner first) and open invites.
 #[utoipa::path(get, path = "/api/accounts/organization/participants/", tag = "organizations", security(("bearer" = [])),
     responses((status = 200, body = Participants), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn participants(
-    State(state): State<AppState>,
-    User(caller): User,
-) -> ApiResult<Json<Participants>> {
-    let list = state
-        .clients
-        .accounts
-        .clone()
-        .list_participants(caller.request(accounts::ListParticipantsRequest {}))
-        .await?
-        .into_inner();
-    Ok(Json(Participants {
-        participants: list
-            .participants
-            .into_iter()
-            .map(|p| Participant {
-                user_id: p.user_id,
-                username: p.username,
-                first_name: p.first_name,
-                last_name: p.last_name,
-                email: p.email,
-                role: p.role,
-                joined_at: rfc3339(p.joined_at).unwrap_or_default(),
-            })
-            .collect(),
-        invites: list.invites.into_iter().map(Into::into).collect(),
-    }))
+fn participants() -> Participants =
+    accounts.list_participants(accounts::ListParticipantsRequest {});
 }
 
 /// An e-mail or a phone number, and the role (`admin` or `member`).
@@ -159,17 +153,15 @@ async fn invite(
     ApiJson(body): ApiJson<InviteRequest>,
 ) -> ApiResult<(StatusCode, Json<Invite>)> {
     let invite = state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .invite_participant(caller.request(accounts::InviteParticipantRequest {
             email: body.email,
             phone_number: body.phone_number.map(Into::into),
             role: body.role,
         }))
-        .await?
-        .into_inner();
-    Ok((StatusCode::CREATED, Json(invite.into())))
+        .await
+        .reply()?;
+    Ok((StatusCode::CREATED, invite))
 }
 
 /// Revokes an open invite (owner and admin).
@@ -182,9 +174,7 @@ async fn revoke_invite(
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<StatusCode> {
     state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .revoke_invite(caller.request(accounts::RevokeInviteRequest { id }))
         .await?;
     Ok(StatusCode::NO_CONTENT)
@@ -202,6 +192,19 @@ pub struct InvitePreview {
     pub expires_at: String,
 }
 
+impl From<accounts::InvitePreview> for InvitePreview {
+    fn from(p: accounts::InvitePreview) -> Self {
+        Self {
+            organization_name: p.organization_name,
+            role: p.role,
+            channel: p.channel,
+            email: p.email,
+            phone_number: p.phone_number.map(Into::into),
+            expires_at: rfc3339(p.expires_at).unwrap_or_default(),
+        }
+    }
+}
+
 /// What an invite code is for (open to anyone with the code).
 #[utoipa::path(get, path = "/api/accounts/organization/invites/{id}/", tag = "organizations",
     params(("id" = String, Path, description = "The invite code")),
@@ -211,21 +214,11 @@ async fn preview_invite(
     Client(caller): Client,
     ApiPath(code): ApiPath<String>,
 ) -> ApiResult<Json<InvitePreview>> {
-    let p = state
-        .clients
-        .accounts
-        .clone()
+    state
+        .accounts()
         .preview_invite(caller.request(accounts::PreviewInviteRequest { code }))
-        .await?
-        .into_inner();
-    Ok(Json(InvitePreview {
-        organization_name: p.organization_name,
-        role: p.role,
-        channel: p.channel,
-        email: p.email,
-        phone_number: p.phone_number.map(Into::into),
-        expires_at: rfc3339(p.expires_at).unwrap_or_default(),
-    }))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -262,9 +255,7 @@ async fn join(
     ApiJson(body): ApiJson<JoinOrganizationRequest>,
 ) -> ApiResult<(StatusCode, Json<TokenPair>)> {
     let pair = state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .join_organization(caller.request(accounts::JoinOrganizationRequest {
             code: body.code,
             username: body.username,
@@ -275,9 +266,9 @@ async fn join(
             last_name: body.last_name,
             verification_token: body.verification_token,
         }))
-        .await?
-        .into_inner();
-    Ok((StatusCode::CREATED, Json(pair.into())))
+        .await
+        .reply()?;
+    Ok((StatusCode::CREATED, pair))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -298,9 +289,7 @@ async fn change_role(
     ApiJson(body): ApiJson<RoleChange>,
 ) -> ApiResult<StatusCode> {
     state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .change_participant_role(caller.request(accounts::ChangeParticipantRoleRequest {
             user_id,
             role: body.role,
@@ -319,9 +308,7 @@ async fn remove_participant(
     ApiPath(user_id): ApiPath<String>,
 ) -> ApiResult<StatusCode> {
     state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .remove_participant(caller.request(accounts::RemoveParticipantRequest { user_id }))
         .await?;
     Ok(StatusCode::NO_CONTENT)

@@ -11,6 +11,7 @@ use crate::{
     auth::User,
     error::{ApiResult, ErrorBody},
     extract::{ApiJson, IdempotencyKey},
+    forward::{Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -28,24 +29,21 @@ pub struct ReferralInfo {
     pub code_type: String,
 }
 
+impl From<referrals::ReferralInfo> for ReferralInfo {
+    fn from(info: referrals::ReferralInfo) -> Self {
+        Self {
+            code: info.code,
+            code_type: info.r#type,
+        }
+    }
+}
+
+forward! {
 /// The signed-in user's own referral code.
 #[utoipa::path(get, path = "/api/shareable-codes/referral-info/", tag = "shareable-codes", security(("bearer" = [])),
     responses((status = 200, body = ReferralInfo), (status = 401, body = ErrorBody)))]
-async fn referral_info(
-    State(state): State<AppState>,
-    User(caller): User,
-) -> ApiResult<Json<ReferralInfo>> {
-    let info = state
-        .clients
-        .referrals
-        .clone()
-        .get_referral_info(caller.request(referrals::GetReferralInfoRequest {}))
-        .await?
-        .into_inner();
-    Ok(Json(ReferralInfo {
-        code: info.code,
-        code_type: info.r#type,
-    }))
+fn referral_info() -> ReferralInfo =
+    referrals.get_referral_info(referrals::GetReferralInfoRequest {});
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -61,6 +59,14 @@ pub struct PromoCredit {
     pub amount: i64,
 }
 
+impl From<referrals::PromoCodeCredit> for PromoCredit {
+    fn from(credit: referrals::PromoCodeCredit) -> Self {
+        Self {
+            amount: credit.amount,
+        }
+    }
+}
+
 /// Applies a promo code: the wallet is credited by its amount, once per user and code. A rejected
 /// code answers 400 with the reason on the `code` field (spec §8).
 #[utoipa::path(post, path = "/api/shareable-codes/promo-code/check/", tag = "shareable-codes", security(("bearer" = [])),
@@ -72,17 +78,13 @@ async fn check_promo_code(
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(body): ApiJson<PromoCode>,
 ) -> ApiResult<Json<PromoCredit>> {
-    let credit = state
-        .clients
-        .referrals
-        .clone()
-        .apply_promo_code(caller.request(referrals::ApplyPromoCodeRequest {
-            code: body.code,
-            idempotency_key: key,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(PromoCredit {
-        amount: credit.amount,
-    }))
+    let request = referrals::ApplyPromoCodeRequest {
+        code: body.code,
+        idempotency_key: key,
+    };
+    state
+        .referrals()
+        .apply_promo_code(caller.request(request))
+        .await
+        .reply()
 }

@@ -49,9 +49,7 @@ async fn contact(
     ApiJson(body): ApiJson<ContactMessage>,
 ) -> ApiResult<(StatusCode, Json<Accepted>)> {
     state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .send_contact_message(caller.request(accounts::ContactMessage {
             name: body.name,
             email: body.email,
