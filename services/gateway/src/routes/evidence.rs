@@ -16,6 +16,7 @@ use crate::{
     auth::User,
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, ApiQuery},
+    forward::{Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -45,25 +46,22 @@ pub struct StorageUsage {
     pub folder_count: i64,
 }
 
+impl From<evidence::StorageUsage> for StorageUsage {
+    fn from(usage: evidence::StorageUsage) -> Self {
+        Self {
+            used_bytes: usage.used_bytes,
+            file_count: usage.file_count,
+            folder_count: usage.folder_count,
+        }
+    }
+}
+
+forward! {
 /// How much the signed-in user stores.
 #[utoipa::path(get, path = "/api/evidence/storage-usage/", tag = "evidence", security(("bearer" = [])),
     responses((status = 200, body = StorageUsage), (status = 401, body = ErrorBody)))]
-async fn storage_usage(
-    State(state): State<AppState>,
-    User(caller): User,
-) -> ApiResult<Json<StorageUsage>> {
-    let usage = state
-        .clients
-        .evidence
-        .clone()
-        .get_storage_usage(caller.request(evidence::GetStorageUsageRequest {}))
-        .await?
-        .into_inner();
-    Ok(Json(StorageUsage {
-        used_bytes: usage.used_bytes,
-        file_count: usage.file_count,
-        folder_count: usage.folder_count,
-    }))
+fn storage_usage() -> StorageUsage =
+    evidence.get_storage_usage(evidence::GetStorageUsageRequest {});
 }
 
 /// A folder with its storage date (spec §2 "Tag chips": expire soon, expired).
@@ -185,6 +183,14 @@ pub struct FolderList {
     pub folders: Vec<Folder>,
 }
 
+impl From<evidence::ListFoldersResponse> for FolderList {
+    fn from(found: evidence::ListFoldersResponse) -> Self {
+        Self {
+            folders: found.folders.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct FolderFilter {
@@ -203,18 +209,14 @@ async fn list_folders(
     User(caller): User,
     ApiQuery(filter): ApiQuery<FolderFilter>,
 ) -> ApiResult<Json<FolderList>> {
-    let found = state
-        .clients
-        .evidence
-        .clone()
-        .list_folders(caller.request(evidence::ListFoldersRequest {
-            pickup_folder_id: filter.pickup_folder_id,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(FolderList {
-        folders: found.folders.into_iter().map(Into::into).collect(),
-    }))
+    let request = evidence::ListFoldersRequest {
+        pickup_folder_id: filter.pickup_folder_id,
+    };
+    state
+        .evidence()
+        .list_folders(caller.request(request))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -248,36 +250,24 @@ async fn create_folder(
     ApiJson(body): ApiJson<NewFolder>,
 ) -> ApiResult<(StatusCode, Json<Folder>)> {
     let folder = state
-        .clients
-        .evidence
-        .clone()
+        .evidence()
         .create_folder(caller.request(evidence::CreateFolderRequest {
             name: body.name,
             client_id: body.client_id,
             rental: body.rental.map(Into::into),
         }))
-        .await?
-        .into_inner();
-    Ok((StatusCode::CREATED, Json(folder.into())))
+        .await
+        .reply()?;
+    Ok((StatusCode::CREATED, folder))
 }
 
+forward! {
 /// One folder with its storage date and usage.
 #[utoipa::path(get, path = "/api/evidence/folders/{folder_id}/", tag = "evidence", security(("bearer" = [])),
     params(("folder_id" = String, Path)),
     responses((status = 200, body = Folder), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn get_folder(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(folder_id): ApiPath<String>,
-) -> ApiResult<Json<Folder>> {
-    let folder = state
-        .clients
-        .evidence
-        .clone()
-        .get_folder(caller.request(evidence::GetFolderRequest { folder_id }))
-        .await?
-        .into_inner();
-    Ok(Json(folder.into()))
+fn get_folder(path: String) -> Folder =
+    evidence.get_folder(|folder_id| evidence::GetFolderRequest { folder_id });
 }
 
 /// Renames a folder (spec §5 "File name").
@@ -290,17 +280,15 @@ async fn rename_folder(
     ApiPath(folder_id): ApiPath<String>,
     ApiJson(body): ApiJson<NewName>,
 ) -> ApiResult<Json<Folder>> {
-    let folder = state
-        .clients
-        .evidence
-        .clone()
-        .rename_folder(caller.request(evidence::RenameFolderRequest {
-            folder_id,
-            name: body.name,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(folder.into()))
+    let request = evidence::RenameFolderRequest {
+        folder_id,
+        name: body.name,
+    };
+    state
+        .evidence()
+        .rename_folder(caller.request(request))
+        .await
+        .reply()
 }
 
 /// Deletes a folder and its files.
@@ -313,9 +301,7 @@ async fn delete_folder(
     ApiPath(folder_id): ApiPath<String>,
 ) -> ApiResult<StatusCode> {
     state
-        .clients
-        .evidence
-        .clone()
+        .evidence()
         .delete_folder(caller.request(evidence::DeleteFolderRequest { folder_id }))
         .await?;
     Ok(StatusCode::NO_CONTENT)
@@ -434,25 +420,21 @@ pub struct ItemList {
     pub items: Vec<Item>,
 }
 
+impl From<evidence::ListItemsResponse> for ItemList {
+    fn from(found: evidence::ListItemsResponse) -> Self {
+        Self {
+            items: found.items.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+forward! {
 /// The files of a folder, oldest first.
 #[utoipa::path(get, path = "/api/evidence/folders/{folder_id}/items/", tag = "evidence", security(("bearer" = [])),
     params(("folder_id" = String, Path)),
     responses((status = 200, body = ItemList), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn list_items(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(folder_id): ApiPath<String>,
-) -> ApiResult<Json<ItemList>> {
-    let found = state
-        .clients
-        .evidence
-        .clone()
-        .list_items(caller.request(evidence::ListItemsRequest { folder_id }))
-        .await?
-        .into_inner();
-    Ok(Json(ItemList {
-        items: found.items.into_iter().map(Into::into).collect(),
-    }))
+fn list_items(path: String) -> ItemList =
+    evidence.list_items(|folder_id| evidence::ListItemsRequest { folder_id });
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -533,9 +515,7 @@ async fn create_item(
     };
     let captured_at = captured_at(body.captured_at.as_deref())?;
     let created = state
-        .clients
-        .evidence
-        .clone()
+        .evidence()
         .create_item(caller.request(evidence::CreateItemRequest {
             folder_id,
             name: body.name,
@@ -551,8 +531,8 @@ async fn create_item(
             section: body.section,
             step_id: body.step_id,
         }))
-        .await?
-        .into_inner();
+        .await
+        .answer()?;
     Ok((StatusCode::CREATED, Json(created_item(created)?)))
 }
 
@@ -612,6 +592,25 @@ pub struct PartUrls {
     pub expires_at: Option<String>,
 }
 
+impl From<evidence::GetPartUrlsResponse> for PartUrls {
+    fn from(parts: evidence::GetPartUrlsResponse) -> Self {
+        Self {
+            urls: parts
+                .urls
+                .into_iter()
+                .map(|u| PartUrl {
+                    part_number: u.part_number,
+                    url: u.url,
+                })
+                .collect(),
+            completed_parts: parts.completed_parts,
+            part_size: parts.part_size,
+            part_count: parts.part_count,
+            expires_at: rfc3339(parts.expires_at),
+        }
+    }
+}
+
 /// Presigned URLs (15 minutes) for parts of a multipart upload, and the parts already done.
 #[utoipa::path(post, path = "/api/evidence/items/{item_id}/multipart-upload/part-urls/", tag = "evidence", security(("bearer" = [])),
     params(("item_id" = String, Path)), request_body = PartNumbers,
@@ -622,69 +621,34 @@ async fn part_urls(
     ApiPath(item_id): ApiPath<String>,
     ApiJson(body): ApiJson<PartNumbers>,
 ) -> ApiResult<Json<PartUrls>> {
-    let parts = state
-        .clients
-        .evidence
-        .clone()
-        .get_part_urls(caller.request(evidence::GetPartUrlsRequest {
-            item_id,
-            part_numbers: body.part_numbers,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(PartUrls {
-        urls: parts
-            .urls
-            .into_iter()
-            .map(|u| PartUrl {
-                part_number: u.part_number,
-                url: u.url,
-            })
-            .collect(),
-        completed_parts: parts.completed_parts,
-        part_size: parts.part_size,
-        part_count: parts.part_count,
-        expires_at: rfc3339(parts.expires_at),
-    }))
+    let request = evidence::GetPartUrlsRequest {
+        item_id,
+        part_numbers: body.part_numbers,
+    };
+    state
+        .evidence()
+        .get_part_urls(caller.request(request))
+        .await
+        .reply()
 }
 
+forward! {
 /// The bytes are up: the service checks the stored object and records its receipt; size and
 /// SHA-256 are then verified in the background (status `verified` or `rejected`).
 #[utoipa::path(post, path = "/api/evidence/items/{item_id}/upload/finish/", tag = "evidence", security(("bearer" = [])),
     params(("item_id" = String, Path)),
     responses((status = 200, body = Item), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn finish_upload(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(item_id): ApiPath<String>,
-) -> ApiResult<Json<Item>> {
-    let item = state
-        .clients
-        .evidence
-        .clone()
-        .finish_upload(caller.request(evidence::FinishUploadRequest { item_id }))
-        .await?
-        .into_inner();
-    Ok(Json(item.into()))
+fn finish_upload(path: String) -> Item =
+    evidence.finish_upload(|item_id| evidence::FinishUploadRequest { item_id });
 }
 
+forward! {
 /// One evidence item.
 #[utoipa::path(get, path = "/api/evidence/items/{item_id}/", tag = "evidence", security(("bearer" = [])),
     params(("item_id" = String, Path)),
     responses((status = 200, body = Item), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn get_item(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(item_id): ApiPath<String>,
-) -> ApiResult<Json<Item>> {
-    let item = state
-        .clients
-        .evidence
-        .clone()
-        .get_item(caller.request(evidence::GetItemRequest { item_id }))
-        .await?
-        .into_inner();
-    Ok(Json(item.into()))
+fn get_item(path: String) -> Item =
+    evidence.get_item(|item_id| evidence::GetItemRequest { item_id });
 }
 
 /// Renames a file (spec §5 "File name").
@@ -697,17 +661,15 @@ async fn rename_item(
     ApiPath(item_id): ApiPath<String>,
     ApiJson(body): ApiJson<NewName>,
 ) -> ApiResult<Json<Item>> {
-    let item = state
-        .clients
-        .evidence
-        .clone()
-        .rename_item(caller.request(evidence::RenameItemRequest {
-            item_id,
-            name: body.name,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(item.into()))
+    let request = evidence::RenameItemRequest {
+        item_id,
+        name: body.name,
+    };
+    state
+        .evidence()
+        .rename_item(caller.request(request))
+        .await
+        .reply()
 }
 
 /// Deletes a file.
@@ -720,9 +682,7 @@ async fn delete_item(
     ApiPath(item_id): ApiPath<String>,
 ) -> ApiResult<StatusCode> {
     state
-        .clients
-        .evidence
-        .clone()
+        .evidence()
         .delete_item(caller.request(evidence::DeleteItemRequest { item_id }))
         .await?;
     Ok(StatusCode::NO_CONTENT)
@@ -735,27 +695,23 @@ pub struct Download {
     pub expires_at: Option<String>,
 }
 
+impl From<evidence::DownloadItemResponse> for Download {
+    fn from(download: evidence::DownloadItemResponse) -> Self {
+        Self {
+            url: download.url,
+            expires_at: rfc3339(download.expires_at),
+        }
+    }
+}
+
+forward! {
 /// A link to download the file; refused with 'Please extend your Storage Date for this file.' once
 /// the folder's storage date has passed.
 #[utoipa::path(get, path = "/api/evidence/items/{item_id}/download/", tag = "evidence", security(("bearer" = [])),
     params(("item_id" = String, Path)),
     responses((status = 200, body = Download), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn download_item(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(item_id): ApiPath<String>,
-) -> ApiResult<Json<Download>> {
-    let download = state
-        .clients
-        .evidence
-        .clone()
-        .download_item(caller.request(evidence::DownloadItemRequest { item_id }))
-        .await?
-        .into_inner();
-    Ok(Json(Download {
-        url: download.url,
-        expires_at: rfc3339(download.expires_at),
-    }))
+fn download_item(path: String) -> Download =
+    evidence.download_item(|item_id| evidence::DownloadItemRequest { item_id });
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -796,9 +752,7 @@ async fn retake_item(
 ) -> ApiResult<Json<CreatedItem>> {
     let captured_at = captured_at(body.captured_at.as_deref())?;
     let created = state
-        .clients
-        .evidence
-        .clone()
+        .evidence()
         .retake_item(caller.request(evidence::RetakeItemRequest {
             item_id,
             mime_type: body.mime_type,
@@ -809,7 +763,7 @@ async fn retake_item(
             longitude: body.longitude,
             duration_seconds: body.duration,
         }))
-        .await?
-        .into_inner();
+        .await
+        .answer()?;
     Ok(Json(created_item(created)?))
 }
