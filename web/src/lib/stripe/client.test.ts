@@ -5,7 +5,7 @@ vi.mock('../api/payments', () => ({ paymentsApi: { endpoints: { paymentsConfig: 
 const loadStripe = vi.fn(async (key: string) => ({ key }));
 vi.mock('@stripe/stripe-js/pure', () => ({ loadStripe: (key: string) => loadStripe(key) }));
 
-const { isCardDeclined, loadStripeClient, LOCAL_STRIPE_FALLBACK_CONFIG, resetStripeClientForTests } = await import('./client');
+const { isCardDeclined, loadStripeClient, resetStripeClientForTests } = await import('./client');
 
 /** Fires 'load' on the injected script once it is in the document. */
 async function scriptLoaded(src: string) {
@@ -34,11 +34,11 @@ describe('loading Stripe.js', () => {
     expect(loadStripe).toHaveBeenCalledTimes(1);
   });
 
-  it('falls back to the local stand-in only when the config endpoint is missing (404)', async () => {
+  it('never falls back to the local stand-in: a missing config endpoint (404) is an error', async () => {
     dispatch.mockResolvedValue({ error: { status: 404, data: {} } });
-    const client = loadStripeClient(dispatch);
-    await scriptLoaded(LOCAL_STRIPE_FALLBACK_CONFIG.stripeJsUrl);
-    expect(await client).toEqual({ key: 'pk_test_local' });
+    await expect(loadStripeClient(dispatch)).rejects.toThrow('Could not get the payments configuration');
+    expect(document.querySelectorAll('script')).toHaveLength(0);
+    expect(loadStripe).not.toHaveBeenCalled();
   });
 
   it('fails on any other config error, and tries again on the next call', async () => {

@@ -1,29 +1,20 @@
 //! Loading Stripe.js and the card helpers the payments screens share (spec §4 "Add card", §9).
 //!
 //! The browser learns which Stripe.js to load and which publishable key to use from
-//! GET /api/payments/config/ (production: https://js.stripe.com/v3/ and the live key; locally:
-//! localstripe's stand-in). The script is injected once, then `loadStripe` from
+//! GET /api/payments/config/, and from nowhere else: the gateway's configuration decides
+//! (production: https://js.stripe.com/v3/ and the live key; the local stack: localstripe's
+//! stand-in and its test key). The app holds no Stripe URL or key of its own, so no build can fall
+//! back to the emulator. The script is injected once, then `loadStripe` from
 //! `@stripe/stripe-js/pure` (which never injects a script of its own) picks up `window.Stripe`.
 import { loadStripe } from '@stripe/stripe-js/pure';
 import type { PaymentIntentResult, Stripe, StripeError } from '@stripe/stripe-js';
-import { errorStatus } from '../api/errors';
 import { paymentsApi, type PaymentsConfig } from '../api/payments';
 import type { AppDispatch } from '../store/hooks';
-
-/**
- * Used only while GET /api/payments/config/ answers 404 (the endpoint not deployed yet):
- * localstripe's test key and Stripe.js stand-in of the local stack (docs/web.md).
- */
-export const LOCAL_STRIPE_FALLBACK_CONFIG: PaymentsConfig = {
-  publishableKey: 'pk_test_local',
-  stripeJsUrl: 'http://127.0.0.1:8420/js.stripe.com/v3/',
-};
 
 async function fetchConfig(dispatch: AppDispatch): Promise<PaymentsConfig> {
   const request = dispatch(paymentsApi.endpoints.paymentsConfig.initiate(undefined, { subscribe: false }));
   const result = await request;
   if (result.data) return result.data;
-  if (errorStatus(result.error) === 404) return LOCAL_STRIPE_FALLBACK_CONFIG;
   throw new Error('Could not get the payments configuration');
 }
 

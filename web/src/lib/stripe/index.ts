@@ -5,7 +5,6 @@ export {
   injectScriptOnce,
   isCardDeclined,
   loadStripeClient,
-  LOCAL_STRIPE_FALLBACK_CONFIG,
   resetStripeClientForTests,
 } from './client';
 export { StripeElements, useStripeStatus, type StripeStatus } from './StripeElements';
