@@ -10,13 +10,13 @@ use std::{
 
 use tokio_stream::wrappers::TcpListenerStream;
 use tokio_util::sync::CancellationToken;
-use tower::layer::util::{Identity, Stack};
 use tonic::{
     Request, Status,
     metadata::{MetadataMap, MetadataValue},
     service::Interceptor,
     transport::{Channel, Endpoint},
 };
+use tower::layer::util::{Identity, Stack};
 use uuid::Uuid;
 
 use crate::telemetry;
@@ -151,7 +151,11 @@ pub fn user_of<T>(request: &Request<T>) -> Result<Uuid, Status> {
 
 /// Who sent `request`, as [`CallerLayer`] read it (nobody when the call did not pass the layer).
 pub fn caller_of<T>(request: &Request<T>) -> Caller {
-    request.extensions().get::<Caller>().cloned().unwrap_or_default()
+    request
+        .extensions()
+        .get::<Caller>()
+        .cloned()
+        .unwrap_or_default()
 }
 
 /// Who is calling, as the gateway established it. Services read it from metadata.

@@ -238,8 +238,9 @@ pub async fn set_default(
 ) -> Result<Vec<Card>, PaymentsError> {
     reconcile(pool, stripe, user_id).await?;
     let mut conn = pool.acquire().await?;
-    let customer = customers::id_of(&mut conn, user_id).await?;
+    // The card first: another user's card is not found, whatever state their customer is in.
     get(&mut conn, user_id, id).await?;
+    let customer = customers::id_of(&mut conn, user_id).await?;
     store::customers::set_default_method(&mut conn, user_id, id.as_str()).await?;
     stripe
         .set_default_payment_method(&customer, id.as_str())

@@ -3,24 +3,16 @@
 //! webhook, idempotency keys, purchases paid from the wallet that move a folder's storage date
 //! once, auto top-up and its decline, promo codes, prices.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    reason = "test helpers: a failed step should stop the test"
-)]
-
-mod support;
-
 use std::time::Duration;
 
+use crate::support::{SignedUp, Stack};
 use evidentia_common::testing;
 use hmac::{Hmac, Mac};
 use reqwest::Method;
 use serde_json::{Value, json};
 use sha2::Sha256;
-use support::{SignedUp, Stack};
 
-use support::{DECLINED_CARD, DECLINED_OFF_SESSION, OK_CARD, stripe};
+use crate::support::{DECLINED_CARD, DECLINED_OFF_SESSION, OK_CARD, stripe};
 
 struct User<'a> {
     stack: &'a Stack,
@@ -69,7 +61,7 @@ impl<'a> User<'a> {
     /// Steps 3 to 6 of the add-card flow (spec §4); answers the registration and whether the
     /// browser's confirmation succeeded.
     async fn add_card(&self, number: &str) -> (Value, bool) {
-        support::add_card(self.stack, &self.me.access, number).await
+        crate::support::add_card(self.stack, &self.me.access, number).await
     }
 
     async fn cards(&self) -> Vec<Value> {

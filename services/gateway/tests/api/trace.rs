@@ -1,19 +1,13 @@
 //! One sign-up is one trace: W3C trace context crosses gateway -> gRPC -> outbox -> AMQP ->
 //! consumers, and OTLP export delivers it to a collector (a small receiver run by the test).
 
-#![allow(
-    clippy::expect_used,
-    reason = "test code: a failure should stop the test"
-)]
-
-mod support;
-
 use std::{
     collections::HashSet,
     sync::{Arc, Mutex},
     time::Duration,
 };
 
+use crate::support::Stack;
 use evidentia_common::{telemetry, testing};
 use opentelemetry_proto::tonic::{
     collector::trace::v1::{
@@ -23,7 +17,6 @@ use opentelemetry_proto::tonic::{
     common::v1::any_value::Value,
     trace::v1::Span,
 };
-use support::Stack;
 use tokio_stream::wrappers::TcpListenerStream;
 
 #[derive(Default, Clone)]

@@ -1,13 +1,11 @@
 //! The first journey through the gateway: sign up with the e-mailed code, stay signed in with
 //! rotating refresh tokens, the composed profile, and the API's one error shape.
 
-mod support;
-
 use std::time::Duration;
 
+use crate::support::Stack;
 use evidentia_common::testing;
 use serde_json::json;
-use support::Stack;
 
 #[tokio::test]
 async fn sign_up_creates_account_stripe_customer_and_referral_code() {

@@ -3,22 +3,14 @@
 //! by OCR), the recipient's code and token, revocation, verification, the custody log and its
 //! check, and every other user's or other share's id answering 404.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    reason = "test helpers: a failed step should stop the test"
-)]
-
-mod support;
-
 use std::{process::Command, time::Duration};
 
-use evidentia_common::testing;
-use serde_json::{Value, json};
-use support::{
+use crate::support::{
     DECLINED_OFF_SESSION, OK_CARD, Stack, code_for, fetch, folder, jpeg, link_to, sha256, share,
     test_video, upload, with_default_card, with_token,
 };
+use evidentia_common::testing;
+use serde_json::{Value, json};
 
 /// A second of a 440 Hz tone, as a WAV file.
 fn test_audio() -> Vec<u8> {

@@ -4,22 +4,14 @@
 //! counts, archive, custody entries, the per-token limit, read-only after revocation, and one
 //! e-mail for a reader who is away however many messages arrive.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    reason = "test helpers: a failed step should stop the test"
-)]
-
-mod support;
-
 use std::{collections::BTreeSet, time::Duration};
 
-use evidentia_common::testing;
-use serde_json::{Value, json};
-use support::{
+use crate::support::{
     OK_CARD, SignedUp, Stack, code_for, folder, jpeg, link_to, mail_dir, share, upload,
     with_default_card,
 };
+use evidentia_common::testing;
+use serde_json::{Value, json};
 
 /// A share of one photo to `recipients` (e-mail addresses), paid by card; its id.
 async fn shared(

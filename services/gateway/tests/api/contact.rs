@@ -1,19 +1,11 @@
 //! The contact-us form through the REST API: the spec §5 field rules, the message reaching the
 //! support address through the real SMTP sink, and the per-client limit.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    reason = "test helpers: a failed step should stop the test"
-)]
-
-mod support;
-
 use std::time::Duration;
 
+use crate::support::Stack;
 use evidentia_common::testing;
 use serde_json::json;
-use support::Stack;
 
 #[tokio::test]
 async fn a_contact_message_reaches_support_by_e_mail_and_bad_fields_get_the_spec_messages() {

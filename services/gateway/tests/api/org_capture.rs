@@ -4,20 +4,12 @@
 //! the file rejected and a retry, content sniffing, expiry, revocation, a used-up link) whose
 //! files a participant accepts or declines; another organization's ids are 404.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    reason = "test helpers: a failed step should stop the test"
-)]
-
-mod support;
-
 use std::time::Duration;
 
+use crate::support::{SignedUp, Stack, capture, jpeg, post_form, read_code, read_message, sha256};
 use evidentia_common::testing;
 use reqwest::Method;
 use serde_json::{Value, json};
-use support::{SignedUp, Stack, capture, jpeg, post_form, read_code, read_message, sha256};
 use uuid::Uuid;
 
 fn unique(prefix: &str) -> String {
@@ -298,7 +290,7 @@ async fn participants_capture_into_the_steps_of_an_organization_folder() {
     );
     let (status, created) = create(json!({ "step_id": front })).await;
     assert_eq!(status, 201, "{created}");
-    let item = support::upload_and_verify(&stack, &member, &created, photo.clone()).await;
+    let item = crate::support::upload_and_verify(&stack, &member, &created, photo.clone()).await;
     assert_eq!(item["step_id"], json!(front));
     assert_eq!(item["review_state"], Value::Null);
 

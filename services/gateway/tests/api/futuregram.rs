@@ -5,22 +5,14 @@
 //! owner, who can cancel it; a release due while sharing was down happens when it returns; the
 //! items are kept until the release; another user's futuregram is 404.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    reason = "test helpers: a failed step should stop the test"
-)]
-
-mod support;
-
 use std::time::Duration;
 
+use crate::support::{
+    OK_CARD, SignedUp, Stack, folder, jpeg, mail_dir, read_message, upload, with_default_card,
+};
 use chrono::{SecondsFormat, Utc};
 use evidentia_common::testing;
 use serde_json::{Value, json};
-use support::{
-    OK_CARD, SignedUp, Stack, folder, jpeg, mail_dir, read_message, upload, with_default_card,
-};
 use uuid::Uuid;
 
 const DAY: Duration = Duration::from_secs(86_400);

@@ -10,12 +10,16 @@
 use std::{
     collections::HashMap,
     path::PathBuf,
-    sync::Arc,
-    time::{Duration, SystemTime, UNIX_EPOCH},
+    time::{SystemTime, UNIX_EPOCH},
 };
 
-use accounts::{config::Config, mailer::SmtpMailer, startup};
-use evidentia_common::{amqp, auth, grpc::Caller, service::test_config, testing};
+use accounts::{AccountsService, config::Config};
+use evidentia_common::{
+    amqp, auth,
+    grpc::Caller,
+    service::test_config,
+    testing::{self, Spawned, WAIT},
+};
 use evidentia_proto::{
     Event,
     accounts::v1::{self as pb, CodePurpose, accounts_service_client::AccountsServiceClient},
@@ -26,13 +30,10 @@ use lapin::{
     types::FieldTable,
 };
 use prost::Message;
-use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
 use tonic::{Code, Status, transport::Channel};
 use tonic_types::StatusExt;
 use uuid::Uuid;
 
-const WAIT: Duration = Duration::from_secs(15);
 const PASSWORD: &str = "Secret#123";
 const CODE_FIELD: &str = "confirmation_code";
 
@@ -40,8 +41,7 @@ const CODE_FIELD: &str = "confirmation_code";
 struct TestApp {
     client: AccountsServiceClient<Channel>,
     config: Config,
-    shutdown: CancellationToken,
-    server: JoinHandle<anyhow::Result<()>>,
+    service: Spawned,
     started_nanos: u128,
     codes_read: HashMap<String, usize>,
 }
@@ -164,48 +164,18 @@ impl TestApp {
         // The ceiling on all messages is shared by every test run on this Redis.
         config.limits.code_sends_total = u32::MAX;
         customize(&mut config);
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let mailer = Arc::new(SmtpMailer::new(&config.smtp_url, &config.mail_from).unwrap());
-        let sms = accounts::sms::from_config(&config.sms).unwrap();
-        let shutdown = CancellationToken::new();
-        let server = tokio::spawn(startup::run_with(
-            config.clone(),
-            mailer,
-            sms,
-            listener,
-            shutdown.clone(),
-        ));
-        let channel = tonic::transport::Endpoint::from_shared(format!("http://{addr}"))
-            .unwrap()
-            .timeout(WAIT)
-            .connect_lazy();
-        let mut app = Self {
-            client: AccountsServiceClient::new(channel),
+        let service = Spawned::start::<AccountsService>(config.clone()).await;
+        Self {
+            client: AccountsServiceClient::new(service.channel.clone()),
             config,
-            shutdown,
-            server,
+            service,
             started_nanos: now_nanos(),
             codes_read: HashMap::new(),
-        };
-        app.wait_ready().await;
-        app
-    }
-
-    /// The listener is bound before the migrations run; the first call waits for the server.
-    async fn wait_ready(&mut self) {
-        let call = self
-            .client
-            .check_availability(pb::CheckAvailabilityRequest::default());
-        tokio::select! {
-            result = call => { result.expect("the accounts service answers"); }
-            exit = &mut self.server => panic!("the accounts service stopped: {exit:?}"),
         }
     }
 
     async fn stop(self) {
-        self.shutdown.cancel();
-        self.server.await.unwrap().unwrap();
+        self.service.stop().await;
     }
 
     async fn send_code(&mut self, email: &str) -> Result<i64, Status> {

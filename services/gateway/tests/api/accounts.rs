@@ -3,21 +3,13 @@
 //! service follows, and organizations with invites, joining and roles. Codes are read from the
 //! real SMTP sink and the SMS file sink.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    reason = "test helpers: a failed step should stop the test"
-)]
-
-mod support;
-
 use std::time::Duration;
 
+use crate::support::{SignedUp, Stack, code_in, read_message};
 use evidentia_common::testing;
 use reqwest::Method;
 use secrecy::ExposeSecret;
 use serde_json::{Value, json};
-use support::{SignedUp, Stack, code_in, read_message};
 
 fn fields(body: &Value) -> Vec<(String, String)> {
     body["errors"]

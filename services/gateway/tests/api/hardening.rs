@@ -2,14 +2,12 @@
 //! disguises itself, tokens that outlive their session, throttles that lock owners out, and the
 //! headers every answer carries.
 
-mod support;
-
 use std::time::Duration;
 
+use crate::support::Stack;
 use evidentia_common::testing;
 use reqwest::Method;
 use serde_json::{Value, json};
-use support::Stack;
 
 fn first_error(body: &Value) -> (&str, &str) {
     let error = &body["errors"][0];

@@ -2,20 +2,13 @@
 //! a presigned POST or presigned parts (resumable), integrity checked after upload, storage dates
 //! and ownership.
 
-#![allow(
-    clippy::expect_used,
-    reason = "test code: a failure should stop the test"
-)]
-
-mod support;
-
 use std::time::Duration;
 
 use evidentia_common::testing;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use support::{
+use crate::support::{
     Stack, capture, fetch, folder, jpeg, post_form, sha256, status_of, test_video,
     upload_and_verify,
 };

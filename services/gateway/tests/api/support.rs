@@ -1,13 +1,6 @@
 //! The services of a sign-up, run in-process on free ports against the real components, with
 //! the gateway in front: each test has its own databases and exchange.
 
-#![allow(dead_code, reason = "each test binary uses part of the support")]
-#![allow(
-    clippy::expect_used,
-    clippy::unwrap_used,
-    reason = "test support: a failed setup should stop the test"
-)]
-
 use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use evidentia_common::{
