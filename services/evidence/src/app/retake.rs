@@ -6,11 +6,13 @@
 use chrono::Utc;
 use evidentia_common::{outbox, time::timestamp};
 use evidentia_proto::events::v1::ItemRetaken;
+use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
     app::{
         holds,
+        items::owned,
         uploads::{Deps, Upload, place_of, start_upload, validate},
     },
     domain::{Item, MediaType, NewItem, Retake},
@@ -25,18 +27,36 @@ pub struct Retaken {
     pub upload: Upload,
 }
 
-/// Starts a new upload for the same item (same name, section and media type); removes what it
-/// discards from S3 once committed.
-#[tracing::instrument(skip_all, fields(user.id = %owner, item.id = %retake.item_id))]
-pub async fn retake(deps: Deps<'_>, owner: Uuid, retake: Retake) -> Result<Retaken, EvidenceError> {
-    let mut tx = deps.pool.begin().await?;
-    let item = items::lock(&mut tx, owner, retake.item_id)
-        .await?
-        .ok_or(EvidenceError::NotFound)?;
+/// Why the item cannot be retaken now, if it cannot.
+async fn refuse(conn: &mut PgConnection, deps: Deps<'_>, item: &Item) -> Result<(), EvidenceError> {
     if deps.storage.expired(item.storage_expires_at, Utc::now()) {
         return Err(EvidenceError::RetakeExpired);
     }
-    holds::refuse_item(&mut tx, item.id).await?;
+    holds::refuse_item(conn, item.id).await
+}
+
+fn refuse_while_checked(item: &Item) -> Result<(), EvidenceError> {
+    if item.status == "uploaded" {
+        return Err(EvidenceError::WrongState(
+            "The file is being checked. Please try again in a moment.",
+        ));
+    }
+    Ok(())
+}
+
+/// Starts a new upload for the same item (same name, section and media type). The item is
+/// checked first, then the place is named and the upload started in S3 with no row locked,
+/// then the item is locked, checked again (it may have changed meanwhile) and written; what the
+/// retake discards is removed from S3 once committed, and an upload started for nothing is
+/// aborted.
+#[tracing::instrument(skip_all, fields(user.id = %owner, item.id = %retake.item_id))]
+pub async fn retake(deps: Deps<'_>, owner: Uuid, retake: Retake) -> Result<Retaken, EvidenceError> {
+    let item = {
+        let mut conn = deps.pool.acquire().await?;
+        let item = owned(&mut conn, owner, retake.item_id).await?;
+        refuse(&mut conn, deps, &item).await?;
+        item
+    };
     let valid = validate(
         &NewItem {
             folder_id: item.folder_id,
@@ -56,11 +76,75 @@ pub async fn retake(deps: Deps<'_>, owner: Uuid, retake: Retake) -> Result<Retak
         },
         deps.uploads.max_file_bytes,
     )?;
-    if item.status == "uploaded" {
-        return Err(EvidenceError::WrongState(
-            "The file is being checked. Please try again in a moment.",
-        ));
+    refuse_while_checked(&item)?;
+    let (city, address, country_code) =
+        place_of(deps.geocoder, retake.latitude, retake.longitude).await;
+    let key = format!(
+        "users/{owner}/folders/{}/items/{}.retake-{}",
+        item.folder_id,
+        item.id,
+        Uuid::now_v7()
+    );
+    let (upload, upload_id, part_size) = start_upload(
+        deps.store,
+        deps.uploads,
+        &key,
+        &retake.mime_type,
+        retake.file_size,
+        deps.uploads.single_upload_max_bytes,
+    )
+    .await?;
+    let row = items::RetakeRow {
+        id: item.id,
+        object_key: &key,
+        mime_type: &retake.mime_type,
+        file_size: retake.file_size,
+        sha256: &retake.sha256,
+        upload_id: upload_id.as_deref(),
+        part_size,
+        latitude: retake.latitude,
+        longitude: retake.longitude,
+        duration_seconds: retake.duration_seconds,
+        captured_at: valid.captured_at,
+        city: &city,
+        address: &address,
+        country_code: &country_code,
+        previous_object_key: None,
+        previous_thumbnail_key: None,
+        previous_file_size: None,
+    };
+    match write(deps, owner, row).await {
+        Ok((updated, discarded)) => {
+            deps.store.remove_all(discarded).await;
+            Ok(Retaken {
+                item: updated,
+                upload,
+            })
+        }
+        Err(err) => {
+            if let Some(upload_id) = &upload_id
+                && let Err(abort) = deps.store.abort_multipart(&key, upload_id).await
+            {
+                tracing::warn!(error = ?abort, "abort of an unused multipart upload failed");
+            }
+            Err(err)
+        }
     }
+}
+
+/// Writes the retake under the item's lock, with the previous file taken from the item as it is
+/// now; returns the item and the objects it discards.
+async fn write(
+    deps: Deps<'_>,
+    owner: Uuid,
+    row: items::RetakeRow<'_>,
+) -> Result<(Item, Vec<(String, Option<String>)>), EvidenceError> {
+    let mut tx = deps.pool.begin().await?;
+    let item = items::lock(&mut tx, owner, row.id)
+        .await?
+        .ok_or(EvidenceError::NotFound)?;
+    refuse(&mut tx, deps, &item).await?;
+    refuse_while_checked(&item)?;
     // Keep the verified file until its replacement is verified; drop an unverified one now.
     let (previous_key, previous_thumbnail, previous_size, discarded) = if item.status == "verified"
     {
@@ -83,43 +167,13 @@ pub async fn retake(deps: Deps<'_>, owner: Uuid, retake: Retake) -> Result<Retak
             discarded,
         )
     };
-    let (city, address, country_code) =
-        place_of(deps.geocoder, retake.latitude, retake.longitude).await;
-    let key = format!(
-        "users/{owner}/folders/{}/items/{}.retake-{}",
-        item.folder_id,
-        item.id,
-        Uuid::now_v7()
-    );
-    let (upload, upload_id, part_size) = start_upload(
-        deps.store,
-        deps.uploads,
-        &key,
-        &retake.mime_type,
-        retake.file_size,
-        deps.uploads.single_upload_max_bytes,
-    )
-    .await?;
     let updated = items::retake(
         &mut tx,
         &items::RetakeRow {
-            id: item.id,
-            object_key: &key,
-            mime_type: &retake.mime_type,
-            file_size: retake.file_size,
-            sha256: &retake.sha256,
-            upload_id: upload_id.as_deref(),
-            part_size,
-            latitude: retake.latitude,
-            longitude: retake.longitude,
-            duration_seconds: retake.duration_seconds,
-            captured_at: valid.captured_at,
-            city: &city,
-            address: &address,
-            country_code: &country_code,
             previous_object_key: previous_key.as_deref(),
             previous_thumbnail_key: previous_thumbnail.as_deref(),
             previous_file_size: previous_size,
+            ..row
         },
     )
     .await?;
@@ -134,9 +188,5 @@ pub async fn retake(deps: Deps<'_>, owner: Uuid, retake: Retake) -> Result<Retak
     )
     .await?;
     tx.commit().await?;
-    deps.store.remove_all(discarded).await;
-    Ok(Retaken {
-        item: updated,
-        upload,
-    })
+    Ok((updated, discarded))
 }

@@ -17,7 +17,7 @@ use crate::{
         org_folders,
     },
     config::{ContributionPolicy, StoragePolicy, UploadPolicy},
-    domain::{self, Item, MediaType, Name, NewItem},
+    domain::{self, Folder, Item, MediaType, Name, NewItem},
     error::EvidenceError,
     geocode::Geocoder,
     storage::{MediaStore, PresignedPost},
@@ -241,19 +241,16 @@ pub async fn create(
     new: NewItem,
 ) -> Result<(Item, Option<Upload>), EvidenceError> {
     let valid = validate(&new, deps.uploads.max_file_bytes)?;
-    // One transaction: a step's row stays locked from the check of its room to the insert, so
-    // two files at once cannot pass its maximum.
-    let mut conn = deps.pool.begin().await?;
+    let mut conn = deps.pool.acquire().await?;
     let folder = folders::owned(&mut conn, owner, new.folder_id).await?;
     if let Some(existing) = by_client_id(&mut conn, folder.id, valid.client_id).await? {
+        drop(conn);
         if let Some(contribution) = &new.contribution {
             if existing.contributor_id != Some(contribution.contributor_id) {
                 return Err(EvidenceError::NotFound);
             }
             if existing.status == "rejected" {
-                let restarted = restart(deps, &mut conn, existing).await?;
-                conn.commit().await?;
-                return Ok(restarted);
+                return restart(deps, existing).await;
             }
         }
         let upload = upload_of(deps.store, deps.storage, deps.uploads, &existing)?;
@@ -264,7 +261,9 @@ pub async fn create(
     }
     let section = domain::section(folder.rental_kind(), new.section.as_deref())
         .map_err(|e| EvidenceError::Invalid(vec![e]))?;
-    let step_id = org_folders::check_step(
+    // Checked here so a refused file starts nothing in S3, and again under the step's lock
+    // when the item is written (the room may have gone meanwhile).
+    org_folders::check_step(
         &mut conn,
         folder.organization_id.is_some(),
         folder.id,
@@ -272,6 +271,8 @@ pub async fn create(
         valid.media,
     )
     .await?;
+    drop(conn);
+    // Geocoding and S3 run with no connection held and no row locked.
     let (city, address, country_code) = place_of(deps.geocoder, new.latitude, new.longitude).await;
     let id = Uuid::now_v7();
     let key = format!("users/{owner}/folders/{}/items/{id}", folder.id);
@@ -291,61 +292,80 @@ pub async fn create(
         single_max,
     )
     .await?;
-    let inserted = items::insert(
-        &mut conn,
-        &items::NewItemRow {
-            id,
-            folder_id: folder.id,
-            owner_id: owner,
-            name: valid.name.as_str(),
-            media_type: valid.media.as_str(),
-            mime_type: &new.mime_type,
-            object_key: &key,
-            file_size: new.file_size,
-            sha256: &new.sha256,
-            upload_id: upload_id.as_deref(),
-            part_size,
-            latitude: new.latitude,
-            longitude: new.longitude,
-            duration_seconds: new.duration_seconds,
-            captured_at: valid.captured_at,
-            city: &city,
-            address: &address,
-            country_code: &country_code,
-            client_id: valid.client_id,
-            section: section.as_deref(),
-            step_id,
-            contributor_id: new.contribution.as_ref().map(|c| c.contributor_id),
-            contributor_email: new.contribution.as_ref().map(|c| c.email.as_str()),
-            contribution_link_id: new.contribution.as_ref().map(|c| c.link_id),
-            review_state: new.contribution.as_ref().map(|_| "pending"),
-        },
-    )
-    .await?;
-    if let Some(item) = inserted {
-        conn.commit().await?;
+    let row = items::NewItemRow {
+        id,
+        folder_id: folder.id,
+        owner_id: owner,
+        name: valid.name.as_str(),
+        media_type: valid.media.as_str(),
+        mime_type: &new.mime_type,
+        object_key: &key,
+        file_size: new.file_size,
+        sha256: &new.sha256,
+        upload_id: upload_id.as_deref(),
+        part_size,
+        latitude: new.latitude,
+        longitude: new.longitude,
+        duration_seconds: new.duration_seconds,
+        captured_at: valid.captured_at,
+        city: &city,
+        address: &address,
+        country_code: &country_code,
+        client_id: valid.client_id,
+        section: section.as_deref(),
+        step_id: None,
+        contributor_id: new.contribution.as_ref().map(|c| c.contributor_id),
+        contributor_email: new.contribution.as_ref().map(|c| c.email.as_str()),
+        contribution_link_id: new.contribution.as_ref().map(|c| c.link_id),
+        review_state: new.contribution.as_ref().map(|_| "pending"),
+    };
+    let inserted = insert(deps.pool, &folder, &new, valid.media, row).await;
+    if !matches!(inserted, Ok(Some(_)))
+        && let Some(upload_id) = &upload_id
+        && let Err(err) = deps.store.abort_multipart(&key, upload_id).await
+    {
+        tracing::warn!(error = ?err, "abort of an unused multipart upload failed");
+    }
+    if let Some(item) = inserted? {
         return Ok((item, Some(upload)));
     }
-    // A concurrent create with the same client id won: drop ours, answer theirs.
-    if let Some(upload_id) = upload_id
-        && let Err(err) = deps.store.abort_multipart(&key, &upload_id).await
-    {
-        tracing::warn!(error = ?err, "abort of a duplicate multipart upload failed");
-    }
-    let existing = by_client_id(&mut conn, folder.id, valid.client_id)
+    // A concurrent create with the same client id won: answer theirs.
+    let existing = by_client_id(&mut *deps.pool.acquire().await?, folder.id, valid.client_id)
         .await?
         .ok_or(EvidenceError::NotFound)?;
     let upload = upload_of(deps.store, deps.storage, deps.uploads, &existing)?;
     Ok((existing, upload))
 }
 
+/// Writes a new item in one transaction: its step's row stays locked from the check of its room
+/// to the insert, so two files at once cannot pass its maximum. `None` when a concurrent create
+/// took the client id.
+async fn insert(
+    pool: &PgPool,
+    folder: &Folder,
+    new: &NewItem,
+    media: MediaType,
+    row: items::NewItemRow<'_>,
+) -> Result<Option<Item>, EvidenceError> {
+    let mut tx = pool.begin().await?;
+    let step_id = org_folders::check_step(
+        &mut tx,
+        folder.organization_id.is_some(),
+        folder.id,
+        new.step_id.as_deref(),
+        media,
+    )
+    .await?;
+    let inserted = items::insert(&mut tx, &items::NewItemRow { step_id, ..row }).await?;
+    if inserted.is_some() {
+        tx.commit().await?;
+    }
+    Ok(inserted)
+}
+
 /// A contribution whose upload failed, sent again: the same item gets a fresh upload of the
 /// same declared file (the contributor's retry).
-async fn restart(
-    deps: Deps<'_>,
-    conn: &mut PgConnection,
-    item: Item,
-) -> Result<(Item, Option<Upload>), EvidenceError> {
+async fn restart(deps: Deps<'_>, item: Item) -> Result<(Item, Option<Upload>), EvidenceError> {
     if deps.storage.expired(item.storage_expires_at, Utc::now()) {
         return Err(EvidenceError::Expired);
     }
@@ -367,11 +387,12 @@ async fn restart(
         deps.contributions.single_upload_max_bytes,
     )
     .await?;
-    match items::restart(conn, item.id, upload_id.as_deref(), part_size).await? {
+    let mut conn = deps.pool.acquire().await?;
+    match items::restart(&mut conn, item.id, upload_id.as_deref(), part_size).await? {
         Some(item) => Ok((item, Some(upload))),
         // A concurrent retry restarted it first: go on with that one.
         None => {
-            let item = owned(conn, item.owner_id, item.id).await?;
+            let item = owned(&mut conn, item.owner_id, item.id).await?;
             let upload = upload_of(deps.store, deps.storage, deps.uploads, &item)?;
             Ok((item, upload))
         }
@@ -441,8 +462,10 @@ pub async fn part_urls(
 }
 
 /// The browser says the bytes are up: complete the multipart upload from S3's own list of parts
-/// (never the client's), check the object is there with the declared size, record the receipt
-/// and publish `ItemUploaded` in the same transaction. Finishing twice is harmless.
+/// (never the client's), check the object is there with the declared size, then record the
+/// receipt and publish `ItemUploaded` in one transaction. S3 is asked with no row locked (a
+/// large upload's completion takes a while); the receipt is recorded only for the upload that
+/// was checked, so finishing twice, or a retake meanwhile, is harmless.
 #[tracing::instrument(skip_all, fields(item.id = %id))]
 pub async fn finish(
     pool: &PgPool,
@@ -450,40 +473,23 @@ pub async fn finish(
     owner: Uuid,
     id: Uuid,
 ) -> Result<Item, EvidenceError> {
-    let mut tx = pool.begin().await?;
-    let item = items::lock(&mut tx, owner, id)
-        .await?
-        .ok_or(EvidenceError::NotFound)?;
+    let item = owned(&mut *pool.acquire().await?, owner, id).await?;
     if item.status != "awaiting_upload" {
         return Ok(item);
     }
-    if let (Some(upload_id), Some(part_size)) = (item.upload_id.as_deref(), item.part_size) {
-        let parts = store.uploaded_parts(&item.object_key, upload_id).await?;
-        let expected = ceil_div(item.file_size, part_size);
-        let numbers: Vec<i64> = parts.iter().map(|(n, _)| i64::from(*n)).collect();
-        if numbers != (1..=expected).collect::<Vec<_>>() {
-            return Err(EvidenceError::WrongState(
-                "Some parts of the file have not been uploaded yet.",
-            ));
+    if let Err(err) = receive(store, &item).await {
+        // A concurrent finish may have completed the upload first: its answer stands.
+        let now = owned(&mut *pool.acquire().await?, owner, id).await?;
+        if now.status != "awaiting_upload" || now.object_key != item.object_key {
+            return Ok(now);
         }
-        store
-            .complete_multipart(&item.object_key, upload_id, &parts)
-            .await?;
+        return Err(err);
     }
-    match store.object_size(&item.object_key).await? {
-        None => {
-            return Err(EvidenceError::WrongState(
-                "The file has not been uploaded yet.",
-            ));
-        }
-        Some(size) if size != item.file_size => {
-            return Err(EvidenceError::WrongState(
-                "The uploaded file's size does not match.",
-            ));
-        }
-        Some(_) => {}
-    }
-    let item = items::mark_uploaded(&mut tx, id).await?;
+    let mut tx = pool.begin().await?;
+    let Some(item) = items::mark_uploaded(&mut tx, id, &item.object_key).await? else {
+        drop(tx);
+        return owned(&mut *pool.acquire().await?, owner, id).await;
+    };
     outbox::enqueue(
         &mut tx,
         &ItemUploaded {
@@ -499,6 +505,32 @@ pub async fn finish(
     .await?;
     tx.commit().await?;
     Ok(item)
+}
+
+/// Completes the item's multipart upload, if any, and checks its object holds the declared size.
+async fn receive(store: &MediaStore, item: &Item) -> Result<(), EvidenceError> {
+    if let (Some(upload_id), Some(part_size)) = (item.upload_id.as_deref(), item.part_size) {
+        let parts = store.uploaded_parts(&item.object_key, upload_id).await?;
+        let expected = ceil_div(item.file_size, part_size);
+        let numbers: Vec<i64> = parts.iter().map(|(n, _)| i64::from(*n)).collect();
+        if numbers != (1..=expected).collect::<Vec<_>>() {
+            return Err(EvidenceError::WrongState(
+                "Some parts of the file have not been uploaded yet.",
+            ));
+        }
+        store
+            .complete_multipart(&item.object_key, upload_id, &parts)
+            .await?;
+    }
+    match store.object_size(&item.object_key).await? {
+        None => Err(EvidenceError::WrongState(
+            "The file has not been uploaded yet.",
+        )),
+        Some(size) if size != item.file_size => Err(EvidenceError::WrongState(
+            "The uploaded file's size does not match.",
+        )),
+        Some(_) => Ok(()),
+    }
 }
 
 #[cfg(test)]

@@ -55,11 +55,13 @@ impl Handler<ItemUploaded> for VerifyOnUpload {
         _meta: &EventMeta,
     ) -> anyhow::Result<()> {
         let id = Uuid::parse_str(&event.item_id)?;
-        let row = items::lock_uploaded(conn, id).await?;
-        let Some(row) = row.filter(|r| r.status == "uploaded" && r.object_key == event.object_key)
-        else {
+        let waiting =
+            |row: &items::Uploaded| row.status == "uploaded" && row.object_key == event.object_key;
+        let Some(row) = items::uploaded(conn, id).await?.filter(waiting) else {
             return Ok(()); // deleted or retaken meanwhile, or already decided
         };
+        // The object is read with the item unlocked (a large file takes a while to stream);
+        // the item is locked, and checked again, only for the verdict's write.
         let digest = self.store.digest(&event.object_key).await?;
         let mut verdict = mismatch(event.file_size, &event.sha256, digest.size, &digest.sha256);
         // An anonymous contributor's file must be what it claims by its content too.
@@ -75,6 +77,9 @@ impl Handler<ItemUploaded> for VerifyOnUpload {
                 verdict = Some(NOT_THAT_MEDIUM.to_owned());
             }
         }
+        let Some(row) = items::lock_uploaded(conn, id).await?.filter(waiting) else {
+            return Ok(()); // deleted or retaken while it was read
+        };
         match verdict {
             None => {
                 items::mark_verified(conn, id).await?;

@@ -347,16 +347,22 @@ pub async fn delete(
     .await
 }
 
-/// Records the receipt of an upload's bytes.
+/// Records the receipt of the bytes of the upload to `object_key`; `None` when the item no longer
+/// waits for them (a concurrent finish recorded them, or a retake started another upload).
 #[tracing::instrument(skip_all, fields(item.id = %id))]
-pub async fn mark_uploaded(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<Item> {
+pub async fn mark_uploaded(
+    conn: &mut PgConnection,
+    id: Uuid,
+    object_key: &str,
+) -> sqlx::Result<Option<Item>> {
     items!(
         "UPDATE items SET status = 'uploaded', received_at = now(), updated_at = now()
-         WHERE id = $1 RETURNING",
+         WHERE id = $1 AND status = 'awaiting_upload' AND object_key = $2 RETURNING",
         "",
-        id
+        id,
+        object_key
     )
-    .fetch_one(conn)
+    .fetch_optional(conn)
     .await
 }
 
@@ -435,7 +441,21 @@ pub struct Uploaded {
     pub contributor_email: Option<String>,
 }
 
-/// The item as its upload's check sees it, locked until the transaction ends.
+/// The item as its upload's check sees it.
+#[tracing::instrument(skip_all, fields(item.id = %id))]
+pub async fn uploaded(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<Uploaded>> {
+    sqlx::query_as!(
+        Uploaded,
+        "SELECT status, object_key, previous_object_key, previous_thumbnail_key,
+           previous_file_size, media_type, contributor_id, contributor_email
+         FROM items WHERE id = $1",
+        id
+    )
+    .fetch_optional(conn)
+    .await
+}
+
+/// `uploaded`, locking the item until the transaction ends.
 #[tracing::instrument(skip_all, fields(item.id = %id))]
 pub async fn lock_uploaded(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<Uploaded>> {
     sqlx::query_as!(
