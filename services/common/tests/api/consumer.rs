@@ -2,16 +2,11 @@
 //! handled once, a failing handler is retried and then dead-lettered, and a message that cannot
 //! be decoded is dead-lettered at once.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    reason = "test helpers outside #[test] functions: a failed step should stop the test"
-)]
-
-mod support;
-
 use std::sync::{Arc, Mutex};
 
+use crate::support::{
+    WAIT, account_created, database, next_from, publish_routed, publish_until_routed,
+};
 use async_trait::async_trait;
 use evidentia_common::{
     amqp,
@@ -23,7 +18,6 @@ use evidentia_proto::{Event, events::v1::AccountCreated};
 use lapin::Channel;
 use prost::Message;
 use sqlx::{PgConnection, PgPool};
-use support::{WAIT, account_created, database, next_from, publish_routed, publish_until_routed};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;

@@ -1,13 +1,6 @@
 //! Helpers shared by the outbox and consumer tests: a migrated database of the test's own, a
 //! queue that observes the test exchange, and raw publishing as another service would.
 
-#![allow(dead_code, reason = "each test binary uses part of the support")]
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    reason = "test helpers outside #[test] functions: a failed step should stop the test"
-)]
-
 use std::time::Duration;
 
 use evidentia_common::{amqp, config::AmqpConfig, db, testing};

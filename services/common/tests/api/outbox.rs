@@ -2,25 +2,17 @@
 //! transaction enqueues reaches the exchange exactly as the consumers expect it, nothing of a
 //! rolled-back transaction does, and nothing is lost while the broker is away.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    reason = "test helpers outside #[test] functions: a failed step should stop the test"
-)]
-
-mod support;
-
 use std::sync::{
     Arc,
     atomic::{AtomicBool, AtomicUsize, Ordering},
 };
 
+use crate::support::{Observer, WAIT, account_created, database, outbox_rows};
 use evidentia_common::{amqp, config::SecretString, outbox, testing};
 use evidentia_proto::{Event, events::v1::AccountCreated};
 use opentelemetry::trace::{TraceContextExt, TracerProvider as _};
 use opentelemetry_sdk::{propagation::TraceContextPropagator, trace::SdkTracerProvider};
 use prost::Message;
-use support::{Observer, WAIT, account_created, database, outbox_rows};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
