@@ -19,6 +19,7 @@ use crate::{
     auth::{MaybeUser, Sessions, User},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, ApiQuery, Client, caller_from},
+    forward::Reply,
 };
 
 /// Who reads a conversation: with `X-Folder-Token`, the recipient it names, whatever bearer
@@ -102,6 +103,18 @@ pub struct Chat {
     pub messages: Vec<ChatMessage>,
 }
 
+impl From<sharing::Chat> for Chat {
+    fn from(chat: sharing::Chat) -> Self {
+        Self {
+            sharing_id: chat.share_id,
+            folder_name: chat.folder_name,
+            read_only: chat.read_only,
+            last_seq: chat.last_seq,
+            messages: chat.messages.into_iter().map(ChatMessage::from).collect(),
+        }
+    }
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct AfterQuery {
@@ -134,25 +147,16 @@ async fn get_chat(
     ApiPath(sharing_id): ApiPath<String>,
     ApiQuery(query): ApiQuery<AfterQuery>,
 ) -> ApiResult<Json<Chat>> {
-    let after = after(query.after.as_deref())?;
-    let chat = state
-        .clients
-        .sharing
-        .clone()
-        .get_chat(caller.request(sharing::GetChatRequest {
-            share_id: sharing_id,
-            access_token: token,
-            after,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(Chat {
-        sharing_id: chat.share_id,
-        folder_name: chat.folder_name,
-        read_only: chat.read_only,
-        last_seq: chat.last_seq,
-        messages: chat.messages.into_iter().map(ChatMessage::from).collect(),
-    }))
+    let request = sharing::GetChatRequest {
+        share_id: sharing_id,
+        access_token: token,
+        after: after(query.after.as_deref())?,
+    };
+    state
+        .sharing()
+        .get_chat(caller.request(request))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -177,18 +181,16 @@ async fn post(
         .client_message_id
         .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
     let sent = state
-        .clients
-        .sharing
-        .clone()
+        .sharing()
         .post_chat_message(caller.request(sharing::PostChatMessageRequest {
             share_id: sharing_id,
             access_token: token,
             client_message_id,
             content: body.content,
         }))
-        .await?
-        .into_inner();
-    Ok((StatusCode::CREATED, Json(sent.into())))
+        .await
+        .reply()?;
+    Ok((StatusCode::CREATED, sent))
 }
 
 /// The owner writes in the conversation of their share.
@@ -247,9 +249,7 @@ async fn archive_chat(
     ApiJson(body): ApiJson<ArchiveRequest>,
 ) -> ApiResult<StatusCode> {
     state
-        .clients
-        .sharing
-        .clone()
+        .sharing()
         .archive_chat(caller.request(sharing::ArchiveChatRequest {
             share_id: sharing_id,
             confirm: body.confirm,
@@ -272,6 +272,22 @@ pub struct ChatSummary {
     pub unread: i64,
 }
 
+impl From<sharing::ChatSummary> for ChatSummary {
+    fn from(c: sharing::ChatSummary) -> Self {
+        Self {
+            sharing_id: c.share_id,
+            folder_id: c.folder_id,
+            folder_name: c.folder_name,
+            revoked: c.revoked,
+            last_seq: c.last_seq,
+            last_message_at: rfc3339(c.last_message_at),
+            last_author_name: c.last_author_name,
+            last_content: c.last_content,
+            unread: c.unread,
+        }
+    }
+}
+
 /// The caller's shares that have a conversation (not archived, or with news since), newest
 /// first, with unread counts; at most 100.
 #[utoipa::path(get, path = "/api/sharing/sharing-with-chats/", tag = "sharing", security(("bearer" = [])),
@@ -281,26 +297,9 @@ async fn list_chats(
     User(caller): User,
 ) -> ApiResult<Json<Vec<ChatSummary>>> {
     let list = state
-        .clients
-        .sharing
-        .clone()
+        .sharing()
         .list_chats(caller.request(sharing::ListChatsRequest {}))
-        .await?
-        .into_inner();
-    Ok(Json(
-        list.chats
-            .into_iter()
-            .map(|c| ChatSummary {
-                sharing_id: c.share_id,
-                folder_id: c.folder_id,
-                folder_name: c.folder_name,
-                revoked: c.revoked,
-                last_seq: c.last_seq,
-                last_message_at: rfc3339(c.last_message_at),
-                last_author_name: c.last_author_name,
-                last_content: c.last_content,
-                unread: c.unread,
-            })
-            .collect(),
-    ))
+        .await
+        .answer()?;
+    Ok(Json(list.chats.into_iter().map(Into::into).collect()))
 }

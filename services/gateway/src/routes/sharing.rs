@@ -27,6 +27,7 @@ use crate::{
     auth::{MaybeUser, User},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, ApiQuery, Client, IdempotencyKey},
+    forward::{Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -137,6 +138,15 @@ pub struct PublicLink {
     pub active: bool,
 }
 
+impl From<sharing::PublicLink> for PublicLink {
+    fn from(l: sharing::PublicLink) -> Self {
+        Self {
+            url: l.url,
+            active: l.active,
+        }
+    }
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ShareRecipient {
     pub id: String,
@@ -176,10 +186,7 @@ impl From<sharing::Share> for Share {
             revoked_at: rfc3339(s.revoked_at),
             item_count: s.item_count,
             payment_transaction_number: s.payment_transaction_number,
-            public_link: s.public_link.map(|l| PublicLink {
-                url: l.url,
-                active: l.active,
-            }),
+            public_link: s.public_link.map(Into::into),
             recipients: s
                 .recipients
                 .into_iter()
@@ -220,9 +227,7 @@ async fn share_folder(
 ) -> ApiResult<(StatusCode, Json<ShareCreated>)> {
     let recipients = recipients_pb(body.recipients);
     let created = state
-        .clients
-        .sharing
-        .clone()
+        .sharing()
         .create_share(caller.request(sharing::CreateShareRequest {
             folder_id,
             copy_type: body.copy_type.into(),
@@ -231,8 +236,8 @@ async fn share_folder(
             pay_with: body.pay_with,
             idempotency_key: key,
         }))
-        .await?
-        .into_inner();
+        .await
+        .answer()?;
     let payment = created.payment.unwrap_or_default();
     Ok((
         StatusCode::CREATED,
@@ -248,6 +253,15 @@ async fn share_folder(
 pub struct FolderShares {
     pub folder_id: String,
     pub shares: Vec<Share>,
+}
+
+impl From<sharing::FolderShares> for FolderShares {
+    fn from(found: sharing::FolderShares) -> Self {
+        Self {
+            folder_id: found.folder_id,
+            shares: found.shares.into_iter().map(Into::into).collect(),
+        }
+    }
 }
 
 /// The folder's details: for its owner (signed in), its shares with each recipient's state; for
@@ -278,16 +292,11 @@ async fn folder_details(
     }
     caller.require_user()?;
     let found = state
-        .clients
-        .sharing
-        .clone()
+        .sharing()
         .list_folder_shares(caller.request(sharing::ListFolderSharesRequest { folder_id }))
-        .await?
-        .into_inner();
-    Ok(Json(FolderDetails::Shares(FolderShares {
-        folder_id: found.folder_id,
-        shares: found.shares.into_iter().map(Into::into).collect(),
-    })))
+        .await
+        .answer()?;
+    Ok(Json(FolderDetails::Shares(found.into())))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -332,6 +341,25 @@ pub struct FolderContents {
     pub items: Vec<ItemCustody>,
 }
 
+impl From<sharing::FolderCustody> for FolderContents {
+    fn from(found: sharing::FolderCustody) -> Self {
+        Self {
+            items: found
+                .items
+                .into_iter()
+                .map(|i| ItemCustody {
+                    item_id: i.item_id,
+                    name: i.name,
+                    media_type: i.media_type,
+                    shared_counter: i.shared_counter,
+                    sharing_available_counter: i.sharing_available_counter,
+                    custody: i.custody.into_iter().map(Into::into).collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// The folder's contents: for its owner, every file with its custody; for an anonymous
 /// contributor, the steps with their own files.
 #[derive(Debug, Serialize, ToSchema)]
@@ -362,26 +390,11 @@ async fn folder_contents(
     }
     caller.require_user()?;
     let found = state
-        .clients
-        .sharing
-        .clone()
+        .sharing()
         .get_folder_custody(caller.request(sharing::GetFolderCustodyRequest { folder_id }))
-        .await?
-        .into_inner();
-    Ok(Json(FolderContentsBody::Custody(FolderContents {
-        items: found
-            .items
-            .into_iter()
-            .map(|i| ItemCustody {
-                item_id: i.item_id,
-                name: i.name,
-                media_type: i.media_type,
-                shared_counter: i.shared_counter,
-                sharing_available_counter: i.sharing_available_counter,
-                custody: i.custody.into_iter().map(Into::into).collect(),
-            })
-            .collect(),
-    })))
+        .await
+        .answer()?;
+    Ok(Json(FolderContentsBody::Custody(found.into())))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -397,54 +410,40 @@ pub struct CustodyCheck {
     pub items: Vec<ItemCheck>,
 }
 
+impl From<sharing::CustodyCheck> for CustodyCheck {
+    fn from(found: sharing::CustodyCheck) -> Self {
+        Self {
+            items: found
+                .items
+                .into_iter()
+                .map(|i| ItemCheck {
+                    item_id: i.item_id,
+                    entries: i.entries,
+                    intact: i.intact,
+                    first_broken: i.first_broken.map(Into::into),
+                })
+                .collect(),
+        }
+    }
+}
+
+forward! {
 /// Checks the folder's custody: walks each file's hash chain and names the first entry that
 /// does not hold.
 #[utoipa::path(post, path = "/api/sharing/folder/{folder_id}/authenticate/", tag = "sharing", security(("bearer" = [])),
     params(("folder_id" = String, Path)),
     responses((status = 200, body = CustodyCheck), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn authenticate_folder(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(folder_id): ApiPath<String>,
-) -> ApiResult<Json<CustodyCheck>> {
-    let found = state
-        .clients
-        .sharing
-        .clone()
-        .check_folder_custody(caller.request(sharing::CheckFolderCustodyRequest { folder_id }))
-        .await?
-        .into_inner();
-    Ok(Json(CustodyCheck {
-        items: found
-            .items
-            .into_iter()
-            .map(|i| ItemCheck {
-                item_id: i.item_id,
-                entries: i.entries,
-                intact: i.intact,
-                first_broken: i.first_broken.map(Into::into),
-            })
-            .collect(),
-    }))
+fn authenticate_folder(path: String) -> CustodyCheck =
+    sharing.check_folder_custody(|folder_id| sharing::CheckFolderCustodyRequest { folder_id });
 }
 
+forward! {
 /// Revokes a share: its recipients' access ends at once and its copies are deleted.
 #[utoipa::path(post, path = "/api/sharing/shares/{share_id}/revoke/", tag = "sharing", security(("bearer" = [])),
     params(("share_id" = String, Path)),
     responses((status = 200, body = Share), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn revoke_share(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(share_id): ApiPath<String>,
-) -> ApiResult<Json<Share>> {
-    let share = state
-        .clients
-        .sharing
-        .clone()
-        .revoke_share(caller.request(sharing::RevokeShareRequest { share_id }))
-        .await?
-        .into_inner();
-    Ok(Json(share.into()))
+fn revoke_share(path: String) -> Share =
+    sharing.revoke_share(|share_id| sharing::RevokeShareRequest { share_id });
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -470,20 +469,15 @@ async fn create_url(
     ApiQuery(query): ApiQuery<ActiveQuery>,
     ApiJson(body): ApiJson<CreateUrlRequest>,
 ) -> ApiResult<Json<PublicLink>> {
-    let link = state
-        .clients
-        .sharing
-        .clone()
-        .set_public_link(caller.request(sharing::SetPublicLinkRequest {
-            share_id: body.share_id,
-            active: query.active,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(PublicLink {
-        url: link.url,
-        active: link.active,
-    }))
+    let request = sharing::SetPublicLinkRequest {
+        share_id: body.share_id,
+        active: query.active,
+    };
+    state
+        .sharing()
+        .set_public_link(caller.request(request))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -505,6 +499,17 @@ pub struct CodeSent {
     pub expires_in: i32,
 }
 
+impl From<sharing::AccessCodeSent> for CodeSent {
+    fn from(sent: sharing::AccessCodeSent) -> Self {
+        Self {
+            code_id: sent.code_id,
+            sent_to: sent.sent_to,
+            copy_type: copy_type(sent.copy_type),
+            expires_in: sent.expires_in,
+        }
+    }
+}
+
 /// Sends a 6-digit code to the address the share was sent to (the link alone opens nothing).
 #[utoipa::path(post, path = "/api/sharing/code/send/", tag = "sharing", request_body = SendCodeRequest,
     responses((status = 200, body = CodeSent), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
@@ -514,23 +519,16 @@ async fn send_access_code(
     Client(caller): Client,
     ApiJson(body): ApiJson<SendCodeRequest>,
 ) -> ApiResult<Json<CodeSent>> {
-    let sent = state
-        .clients
-        .sharing
-        .clone()
-        .send_access_code(caller.request(sharing::SendAccessCodeRequest {
-            t1: body.t1,
-            t2: body.t2,
-            client_ip: caller.client_ip.clone().unwrap_or_default(),
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(CodeSent {
-        code_id: sent.code_id,
-        sent_to: sent.sent_to,
-        copy_type: copy_type(sent.copy_type),
-        expires_in: sent.expires_in,
-    }))
+    let request = sharing::SendAccessCodeRequest {
+        t1: body.t1,
+        t2: body.t2,
+        client_ip: caller.client_ip.clone().unwrap_or_default(),
+    };
+    state
+        .sharing()
+        .send_access_code(caller.request(request))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -548,6 +546,16 @@ pub struct AccessGranted {
     pub expires_at: Option<String>,
 }
 
+impl From<sharing::AccessGranted> for AccessGranted {
+    fn from(granted: sharing::AccessGranted) -> Self {
+        Self {
+            access_folder_token: granted.access_folder_token,
+            copy_type: copy_type(granted.copy_type),
+            expires_at: rfc3339(granted.expires_at),
+        }
+    }
+}
+
 /// Checks the code: single use, 10 minutes, 5 tries. Answers the access token.
 #[utoipa::path(post, path = "/api/sharing/code/{code_id}/check/", tag = "sharing",
     params(("code_id" = String, Path)), request_body = CheckCodeRequest,
@@ -558,21 +566,15 @@ async fn check_access_code(
     ApiPath(code_id): ApiPath<String>,
     ApiJson(body): ApiJson<CheckCodeRequest>,
 ) -> ApiResult<Json<AccessGranted>> {
-    let granted = state
-        .clients
-        .sharing
-        .clone()
-        .check_access_code(caller.request(sharing::CheckAccessCodeRequest {
-            code_id,
-            confirmation_code: body.confirmation_code,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(AccessGranted {
-        access_folder_token: granted.access_folder_token,
-        copy_type: copy_type(granted.copy_type),
-        expires_at: rfc3339(granted.expires_at),
-    }))
+    let request = sharing::CheckAccessCodeRequest {
+        code_id,
+        confirmation_code: body.confirmation_code,
+    };
+    state
+        .sharing()
+        .check_access_code(caller.request(request))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -650,18 +652,12 @@ async fn view(
     link: String,
     wanted: CopyType,
 ) -> ApiResult<Json<SharedFolder>> {
-    let folder = state
-        .clients
-        .sharing
-        .clone()
-        .view_shared(sharing::ViewSharedRequest {
-            access_token: token,
-            link,
-            copy_type: wanted.into(),
-        })
-        .await?
-        .into_inner();
-    Ok(Json(folder.into()))
+    let request = sharing::ViewSharedRequest {
+        access_token: token,
+        link,
+        copy_type: wanted.into(),
+    };
+    state.sharing().view_shared(request).await.reply()
 }
 
 /// The recipient's authenticated copies (the access token in `X-Folder-Token`).
@@ -737,9 +733,7 @@ async fn copy_event(
         String::new()
     };
     state
-        .clients
-        .sharing
-        .clone()
+        .sharing()
         .record_copy_event(sharing::RecordCopyEventRequest {
             access_token: token,
             link,
@@ -815,17 +809,11 @@ async fn verify(
     client_ip: Option<String>,
     by: sharing::verify_request::By,
 ) -> ApiResult<Json<Verification>> {
-    let found = state
-        .clients
-        .sharing
-        .clone()
-        .verify(sharing::VerifyRequest {
-            by: Some(by),
-            client_ip: client_ip.unwrap_or_default(),
-        })
-        .await?
-        .into_inner();
-    Ok(Json(found.into()))
+    let request = sharing::VerifyRequest {
+        by: Some(by),
+        client_ip: client_ip.unwrap_or_default(),
+    };
+    state.sharing().verify(request).await.reply()
 }
 
 /// What a transaction number stands for (open to anyone; limited per client).
