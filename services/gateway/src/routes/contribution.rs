@@ -19,6 +19,7 @@ use super::{AppState, org_capture::MediaKind};
 use crate::{
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, Client},
+    forward::Reply,
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -69,6 +70,16 @@ pub struct ContributorCodeSent {
     pub expires_in: i32,
 }
 
+impl From<sharing::ContributorCodeSent> for ContributorCodeSent {
+    fn from(sent: sharing::ContributorCodeSent) -> Self {
+        Self {
+            code_id: sent.code_id,
+            sent_to: sent.sent_to,
+            expires_in: sent.expires_in,
+        }
+    }
+}
+
 /// Sends a 6-digit code to the address the contributor gives. A link that expired, was revoked
 /// or is used up says so (400 `link_expired`, `link_revoked`, `link_used_up`).
 #[utoipa::path(post, path = "/api/sharing/anonymous/verification/send/", tag = "sharing",
@@ -80,22 +91,16 @@ async fn send_contributor_code(
     Client(caller): Client,
     ApiJson(body): ApiJson<ContributorCodeRequest>,
 ) -> ApiResult<Json<ContributorCodeSent>> {
-    let sent = state
-        .clients
-        .sharing
-        .clone()
-        .send_contributor_code(caller.request(sharing::SendContributorCodeRequest {
-            link: body.link,
-            email: body.email,
-            client_ip: caller.client_ip.clone().unwrap_or_default(),
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(ContributorCodeSent {
-        code_id: sent.code_id,
-        sent_to: sent.sent_to,
-        expires_in: sent.expires_in,
-    }))
+    let request = sharing::SendContributorCodeRequest {
+        link: body.link,
+        email: body.email,
+        client_ip: caller.client_ip.clone().unwrap_or_default(),
+    };
+    state
+        .sharing()
+        .send_contributor_code(caller.request(request))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -112,6 +117,16 @@ pub struct ContributorGranted {
     pub expires_at: Option<String>,
 }
 
+impl From<sharing::ContributorGranted> for ContributorGranted {
+    fn from(granted: sharing::ContributorGranted) -> Self {
+        Self {
+            contribution_token: granted.contribution_token,
+            folder_id: granted.folder_id,
+            expires_at: rfc3339(granted.expires_at),
+        }
+    }
+}
+
 /// Checks the code (single use, 10 minutes, 5 tries) and answers the contribution token.
 #[utoipa::path(post, path = "/api/sharing/anonymous/verification/{code_id}/check/", tag = "sharing",
     params(("code_id" = String, Path)), request_body = ContributorCodeCheck,
@@ -122,21 +137,15 @@ async fn check_contributor_code(
     ApiPath(code_id): ApiPath<String>,
     ApiJson(body): ApiJson<ContributorCodeCheck>,
 ) -> ApiResult<Json<ContributorGranted>> {
-    let granted = state
-        .clients
-        .sharing
-        .clone()
-        .check_contributor_code(caller.request(sharing::CheckContributorCodeRequest {
-            code_id,
-            confirmation_code: body.confirmation_code,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(ContributorGranted {
-        contribution_token: granted.contribution_token,
-        folder_id: granted.folder_id,
-        expires_at: rfc3339(granted.expires_at),
-    }))
+    let request = sharing::CheckContributorCodeRequest {
+        code_id,
+        confirmation_code: body.confirmation_code,
+    };
+    state
+        .sharing()
+        .check_contributor_code(caller.request(request))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -249,17 +258,15 @@ pub async fn contributor_folder(
     folder_id: String,
     step_id: Option<String>,
 ) -> ApiResult<sharing::ContributorFolder> {
-    Ok(state
-        .clients
-        .sharing
-        .clone()
+    state
+        .sharing()
         .get_contributor_folder(sharing::GetContributorFolderRequest {
             token,
             folder_id,
             step_id,
         })
-        .await?
-        .into_inner())
+        .await
+        .answer()
 }
 
 pub fn details(found: &sharing::ContributorFolder) -> ContributionDetails {
@@ -343,6 +350,15 @@ pub struct ProofCreated {
     pub upload: String,
 }
 
+impl From<sharing::SubmissionCreated> for ProofCreated {
+    fn from(made: sharing::SubmissionCreated) -> Self {
+        Self {
+            evidence: made.submission.unwrap_or_default().into(),
+            upload: made.upload,
+        }
+    }
+}
+
 /// Registers a file for one step (spec: `sharing/anonymous/proofs/{folderId}/{stepId}/create/`).
 #[utoipa::path(post, path = "/api/sharing/anonymous/proofs/{id}/{step_id}/create/", tag = "sharing",
     params(("id" = String, Path, description = "The folder"), ("step_id" = String, Path), ("X-Contribution-Token" = String, Header)),
@@ -365,9 +381,7 @@ async fn create_proof(
         None => None,
     };
     let made = state
-        .clients
-        .sharing
-        .clone()
+        .sharing()
         .create_submission(sharing::CreateSubmissionRequest {
             token,
             folder_id,
@@ -389,15 +403,9 @@ async fn create_proof(
             longitude: body.longitude,
             duration_seconds: body.duration,
         })
-        .await?
-        .into_inner();
-    Ok((
-        StatusCode::CREATED,
-        Json(ProofCreated {
-            evidence: made.submission.unwrap_or_default().into(),
-            upload: made.upload,
-        }),
-    ))
+        .await
+        .reply()?;
+    Ok((StatusCode::CREATED, made))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -412,6 +420,17 @@ pub struct SingleUploadUrl {
     pub presigned_upload_url: PresignedPost,
 }
 
+impl From<sharing::SubmissionPost> for SingleUploadUrl {
+    fn from(post: sharing::SubmissionPost) -> Self {
+        Self {
+            presigned_upload_url: PresignedPost {
+                url: post.url,
+                fields: post.fields.into_iter().collect(),
+            },
+        }
+    }
+}
+
 /// The presigned POST of a file sent in one request.
 #[utoipa::path(post, path = "/api/sharing/anonymous/proofs/proofs/{evidence_id}/single-upload-url/create/", tag = "sharing",
     params(("evidence_id" = String, Path), ("X-Contribution-Token" = String, Header)),
@@ -423,23 +442,16 @@ async fn single_upload_url(
     ContributionToken(token): ContributionToken,
     ApiPath(submission_id): ApiPath<String>,
 ) -> ApiResult<Json<SingleUploadUrl>> {
-    let post = state
-        .clients
-        .sharing
-        .clone()
-        .submission_single_upload(sharing::SubmissionRequest {
-            token,
-            submission_id,
-            client_ip: caller.client_ip.clone().unwrap_or_default(),
-        })
-        .await?
-        .into_inner();
-    Ok(Json(SingleUploadUrl {
-        presigned_upload_url: PresignedPost {
-            url: post.url,
-            fields: post.fields.into_iter().collect(),
-        },
-    }))
+    let request = sharing::SubmissionRequest {
+        token,
+        submission_id,
+        client_ip: caller.client_ip.clone().unwrap_or_default(),
+    };
+    state
+        .sharing()
+        .submission_single_upload(request)
+        .await
+        .reply()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -458,6 +470,25 @@ pub struct MultipartStarted {
     pub completed_parts: Vec<i32>,
 }
 
+impl From<sharing::SubmissionParts> for MultipartStarted {
+    fn from(parts: sharing::SubmissionParts) -> Self {
+        Self {
+            upload_id: parts.upload_id,
+            part_size: parts.part_size,
+            part_count: parts.part_count,
+            presigned_urls: parts
+                .urls
+                .into_iter()
+                .map(|p| PresignedPart {
+                    part_number: p.part_number,
+                    url: p.url,
+                })
+                .collect(),
+            completed_parts: parts.completed_parts,
+        }
+    }
+}
+
 /// Starts (or resumes) a file sent in parts: every part's presigned URL.
 #[utoipa::path(post, path = "/api/sharing/anonymous/proofs/{id}/multipart-upload/start/", tag = "sharing",
     params(("id" = String, Path, description = "The file (evidence id)"), ("X-Contribution-Token" = String, Header)),
@@ -469,31 +500,16 @@ async fn start_multipart_upload(
     ContributionToken(token): ContributionToken,
     ApiPath(submission_id): ApiPath<String>,
 ) -> ApiResult<Json<MultipartStarted>> {
-    let parts = state
-        .clients
-        .sharing
-        .clone()
-        .start_submission_multipart(sharing::SubmissionRequest {
-            token,
-            submission_id,
-            client_ip: caller.client_ip.clone().unwrap_or_default(),
-        })
-        .await?
-        .into_inner();
-    Ok(Json(MultipartStarted {
-        upload_id: parts.upload_id,
-        part_size: parts.part_size,
-        part_count: parts.part_count,
-        presigned_urls: parts
-            .urls
-            .into_iter()
-            .map(|p| PresignedPart {
-                part_number: p.part_number,
-                url: p.url,
-            })
-            .collect(),
-        completed_parts: parts.completed_parts,
-    }))
+    let request = sharing::SubmissionRequest {
+        token,
+        submission_id,
+        client_ip: caller.client_ip.clone().unwrap_or_default(),
+    };
+    state
+        .sharing()
+        .start_submission_multipart(request)
+        .await
+        .reply()
 }
 
 /// The bytes are up (in parts or in one POST): the stored object is checked and the file
@@ -509,18 +525,12 @@ async fn finish_contribution_upload(
     ContributionToken(token): ContributionToken,
     ApiPath(submission_id): ApiPath<String>,
 ) -> ApiResult<Json<Contribution>> {
-    let done = state
-        .clients
-        .sharing
-        .clone()
-        .finish_submission(sharing::SubmissionRequest {
-            token,
-            submission_id,
-            client_ip: caller.client_ip.clone().unwrap_or_default(),
-        })
-        .await?
-        .into_inner();
-    Ok(Json(done.into()))
+    let request = sharing::SubmissionRequest {
+        token,
+        submission_id,
+        client_ip: caller.client_ip.clone().unwrap_or_default(),
+    };
+    state.sharing().finish_submission(request).await.reply()
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -545,18 +555,12 @@ async fn update_proof(
     ApiPath(submission_id): ApiPath<String>,
     ApiJson(body): ApiJson<ProofUpdate>,
 ) -> ApiResult<Json<Contribution>> {
-    let changed = state
-        .clients
-        .sharing
-        .clone()
-        .update_submission(sharing::UpdateSubmissionRequest {
-            token,
-            submission_id,
-            name: body.name,
-            latitude: body.latitude,
-            longitude: body.longitude,
-        })
-        .await?
-        .into_inner();
-    Ok(Json(changed.into()))
+    let request = sharing::UpdateSubmissionRequest {
+        token,
+        submission_id,
+        name: body.name,
+        latitude: body.latitude,
+        longitude: body.longitude,
+    };
+    state.sharing().update_submission(request).await.reply()
 }

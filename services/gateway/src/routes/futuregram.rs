@@ -20,6 +20,7 @@ use crate::{
     auth::User,
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, Client, IdempotencyKey},
+    forward::{Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -214,9 +215,7 @@ async fn create_futuregram(
         ),
     };
     let created = state
-        .clients
-        .sharing
-        .clone()
+        .sharing()
         .create_futuregram(caller.request(sharing::CreateFuturegramRequest {
             situation_id: body.situation_id,
             folder_id: body.folder_id,
@@ -228,8 +227,8 @@ async fn create_futuregram(
             pay_with: body.pay_with,
             idempotency_key: key,
         }))
-        .await?
-        .into_inner();
+        .await
+        .answer()?;
     let payment = created.payment.unwrap_or_default();
     Ok((
         StatusCode::CREATED,
@@ -248,32 +247,26 @@ pub struct SituationFuturegrams {
     pub futuregrams: Vec<Futuregram>,
 }
 
+impl From<sharing::SituationFuturegrams> for SituationFuturegrams {
+    fn from(found: sharing::SituationFuturegrams) -> Self {
+        Self {
+            situation_id: found.situation_id,
+            futuregrams: found
+                .futuregrams
+                .into_iter()
+                .map(Futuregram::from)
+                .collect(),
+        }
+    }
+}
+
+forward! {
 /// The caller's futuregrams of a capture situation, with each executor's answer.
 #[utoipa::path(get, path = "/api/sharing/futuregram/situation/{situation_id}/", tag = "sharing", security(("bearer" = [])),
     params(("situation_id" = String, Path)),
     responses((status = 200, body = SituationFuturegrams), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn situation_futuregrams(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(situation_id): ApiPath<String>,
-) -> ApiResult<Json<SituationFuturegrams>> {
-    let found = state
-        .clients
-        .sharing
-        .clone()
-        .list_situation_futuregrams(
-            caller.request(sharing::ListSituationFuturegramsRequest { situation_id }),
-        )
-        .await?
-        .into_inner();
-    Ok(Json(SituationFuturegrams {
-        situation_id: found.situation_id,
-        futuregrams: found
-            .futuregrams
-            .into_iter()
-            .map(Futuregram::from)
-            .collect(),
-    }))
+fn situation_futuregrams(path: String) -> SituationFuturegrams = sharing
+    .list_situation_futuregrams(|id| sharing::ListSituationFuturegramsRequest { situation_id: id });
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -293,17 +286,15 @@ async fn update_futuregram_recipients(
     ApiPath(share_id): ApiPath<String>,
     ApiJson(body): ApiJson<RecipientsUpdate>,
 ) -> ApiResult<Json<Futuregram>> {
-    let updated = state
-        .clients
-        .sharing
-        .clone()
-        .update_futuregram_recipients(caller.request(sharing::UpdateFuturegramRecipientsRequest {
-            share_id,
-            recipients: recipients_pb(body.recipients),
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(updated.into()))
+    let request = sharing::UpdateFuturegramRecipientsRequest {
+        share_id,
+        recipients: recipients_pb(body.recipients),
+    };
+    state
+        .sharing()
+        .update_futuregram_recipients(caller.request(request))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -324,39 +315,25 @@ async fn update_futuregram_executors(
     ApiPath(share_id): ApiPath<String>,
     ApiJson(body): ApiJson<ExecutorsUpdate>,
 ) -> ApiResult<Json<Futuregram>> {
-    let updated = state
-        .clients
-        .sharing
-        .clone()
-        .update_futuregram_executors(caller.request(sharing::UpdateFuturegramExecutorsRequest {
-            share_id,
-            executors: executors_pb(body.executors),
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(updated.into()))
+    let request = sharing::UpdateFuturegramExecutorsRequest {
+        share_id,
+        executors: executors_pb(body.executors),
+    };
+    state
+        .sharing()
+        .update_futuregram_executors(caller.request(request))
+        .await
+        .reply()
 }
 
+forward! {
 /// Cancels a release executors asked for, during its waiting period.
 #[utoipa::path(post, path = "/api/sharing/futuregram/{share_id}/cancel-release/", tag = "sharing", security(("bearer" = [])),
     params(("share_id" = String, Path)),
     responses((status = 200, body = Futuregram), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-async fn cancel_futuregram_release(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(share_id): ApiPath<String>,
-) -> ApiResult<Json<Futuregram>> {
-    let updated = state
-        .clients
-        .sharing
-        .clone()
-        .cancel_futuregram_release(
-            caller.request(sharing::CancelFuturegramReleaseRequest { share_id }),
-        )
-        .await?
-        .into_inner();
-    Ok(Json(updated.into()))
+fn cancel_futuregram_release(path: String) -> Futuregram = sharing
+    .cancel_futuregram_release(|share_id| sharing::CancelFuturegramReleaseRequest { share_id });
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -386,6 +363,22 @@ pub struct ExecutorStanding {
     pub can_veto: bool,
 }
 
+impl From<sharing::ExecutorStanding> for ExecutorStanding {
+    fn from(s: sharing::ExecutorStanding) -> Self {
+        Self {
+            state: s.state,
+            owner_name: s.owner_name,
+            folder_name: s.folder_name,
+            release_at: rfc3339(s.release_at),
+            futuregram_state: s.futuregram_state,
+            due_at: rfc3339(s.due_at),
+            release_requested: s.release_requested,
+            can_request_release: s.can_request_release,
+            can_veto: s.can_veto,
+        }
+    }
+}
+
 /// An executor answers from their invitation's link (open to anyone holding it).
 #[utoipa::path(post, path = "/api/sharing/futuregram/executor/respond/{token}/", tag = "sharing",
     params(("token" = String, Path)), request_body = ExecutorResponse,
@@ -395,28 +388,12 @@ async fn respond_as_executor(
     ApiPath(token): ApiPath<String>,
     ApiJson(body): ApiJson<ExecutorResponse>,
 ) -> ApiResult<Json<ExecutorStanding>> {
-    let s = state
-        .clients
-        .sharing
-        .clone()
-        .respond_as_executor(sharing::RespondAsExecutorRequest {
-            token,
-            email: body.email,
-            action: body.action,
-        })
-        .await?
-        .into_inner();
-    Ok(Json(ExecutorStanding {
-        state: s.state,
-        owner_name: s.owner_name,
-        folder_name: s.folder_name,
-        release_at: rfc3339(s.release_at),
-        futuregram_state: s.futuregram_state,
-        due_at: rfc3339(s.due_at),
-        release_requested: s.release_requested,
-        can_request_release: s.can_request_release,
-        can_veto: s.can_veto,
-    }))
+    let request = sharing::RespondAsExecutorRequest {
+        token,
+        email: body.email,
+        action: body.action,
+    };
+    state.sharing().respond_as_executor(request).await.reply()
 }
 
 /// A released futuregram's copies, by the recipient's view link (open to anyone holding it). An
@@ -428,20 +405,25 @@ async fn view_futuregram(
     State(state): State<AppState>,
     ApiPath(token): ApiPath<String>,
 ) -> ApiResult<Json<SharedFolder>> {
-    let folder = state
-        .clients
-        .sharing
-        .clone()
+    state
+        .sharing()
         .view_futuregram(sharing::ViewFuturegramRequest { token })
-        .await?
-        .into_inner();
-    Ok(Json(folder.into()))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LinkSent {
     /// Where the fresh link went, masked.
     pub sent_to: String,
+}
+
+impl From<sharing::FuturegramLinkSent> for LinkSent {
+    fn from(sent: sharing::FuturegramLinkSent) -> Self {
+        Self {
+            sent_to: sent.sent_to_masked,
+        }
+    }
 }
 
 /// Sends a fresh view link to the recipient's own address in place of an expired one (the
@@ -456,19 +438,12 @@ async fn refresh_futuregram_link(
     ApiPath(token): ApiPath<String>,
 ) -> ApiResult<(StatusCode, Json<LinkSent>)> {
     let sent = state
-        .clients
-        .sharing
-        .clone()
+        .sharing()
         .refresh_futuregram_link(sharing::RefreshFuturegramLinkRequest {
             token,
             client_ip: caller.client_ip.unwrap_or_default(),
         })
-        .await?
-        .into_inner();
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(LinkSent {
-            sent_to: sent.sent_to_masked,
-        }),
-    ))
+        .await
+        .reply()?;
+    Ok((StatusCode::ACCEPTED, sent))
 }
