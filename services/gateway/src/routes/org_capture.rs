@@ -20,6 +20,7 @@ use crate::{
     auth::User,
     error::{ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, ApiQuery},
+    forward::{Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -176,6 +177,14 @@ pub struct CaptureTemplates {
     pub templates: Vec<CaptureTemplate>,
 }
 
+impl From<evidence::ListTemplatesResponse> for CaptureTemplates {
+    fn from(found: evidence::ListTemplatesResponse) -> Self {
+        Self {
+            templates: found.templates.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct TemplatesQuery {
@@ -194,18 +203,14 @@ async fn list_capture_templates(
     User(caller): User,
     ApiQuery(query): ApiQuery<TemplatesQuery>,
 ) -> ApiResult<Json<CaptureTemplates>> {
-    let found = state
-        .clients
-        .evidence
-        .clone()
-        .list_templates(caller.request(evidence::ListTemplatesRequest {
-            archived: query.archived,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(CaptureTemplates {
-        templates: found.templates.into_iter().map(Into::into).collect(),
-    }))
+    let request = evidence::ListTemplatesRequest {
+        archived: query.archived,
+    };
+    state
+        .evidence()
+        .list_templates(caller.request(request))
+        .await
+        .reply()
 }
 
 /// Creates a capture template (the organization's owner and admins; 403 for members).
@@ -219,32 +224,20 @@ async fn create_capture_template(
     ApiJson(body): ApiJson<TemplateRequest>,
 ) -> ApiResult<(StatusCode, Json<CaptureTemplate>)> {
     let made = state
-        .clients
-        .evidence
-        .clone()
+        .evidence()
         .create_template(caller.request(evidence::TemplateInput::from(body)))
-        .await?
-        .into_inner();
-    Ok((StatusCode::CREATED, Json(made.into())))
+        .await
+        .reply()?;
+    Ok((StatusCode::CREATED, made))
 }
 
+forward! {
 /// One of the organization's capture templates.
 #[utoipa::path(get, path = "/api/organizations/capture-templates/{template_id}/", tag = "organizations", security(("bearer" = [])),
     params(("template_id" = String, Path)),
     responses((status = 200, body = CaptureTemplate), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn get_capture_template(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(template_id): ApiPath<String>,
-) -> ApiResult<Json<CaptureTemplate>> {
-    let found = state
-        .clients
-        .evidence
-        .clone()
-        .get_template(caller.request(evidence::GetTemplateRequest { template_id }))
-        .await?
-        .into_inner();
-    Ok(Json(found.into()))
+fn get_capture_template(path: String) -> CaptureTemplate =
+    evidence.get_template(|template_id| evidence::GetTemplateRequest { template_id });
 }
 
 /// Replaces a template's name, description and steps, in the order given (owner and admins).
@@ -259,17 +252,15 @@ async fn update_capture_template(
     ApiPath(template_id): ApiPath<String>,
     ApiJson(body): ApiJson<TemplateRequest>,
 ) -> ApiResult<Json<CaptureTemplate>> {
-    let changed = state
-        .clients
-        .evidence
-        .clone()
-        .update_template(caller.request(evidence::UpdateTemplateRequest {
-            template_id,
-            template: Some(body.into()),
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(changed.into()))
+    let request = evidence::UpdateTemplateRequest {
+        template_id,
+        template: Some(body.into()),
+    };
+    state
+        .evidence()
+        .update_template(caller.request(request))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -288,17 +279,15 @@ async fn archive_capture_template(
     ApiPath(template_id): ApiPath<String>,
     ApiJson(body): ApiJson<ArchiveRequest>,
 ) -> ApiResult<Json<CaptureTemplate>> {
-    let changed = state
-        .clients
-        .evidence
-        .clone()
-        .archive_template(caller.request(evidence::ArchiveTemplateRequest {
-            template_id,
-            archived: body.archived,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(changed.into()))
+    let request = evidence::ArchiveTemplateRequest {
+        template_id,
+        archived: body.archived,
+    };
+    state
+        .evidence()
+        .archive_template(caller.request(request))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -376,23 +365,20 @@ pub struct OrganizationFolders {
     pub folders: Vec<OrganizationFolder>,
 }
 
+impl From<evidence::ListOrganizationFoldersResponse> for OrganizationFolders {
+    fn from(found: evidence::ListOrganizationFoldersResponse) -> Self {
+        Self {
+            folders: found.folders.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+forward! {
 /// The organization's folders, newest first, with their steps' state (any participant).
 #[utoipa::path(get, path = "/api/organizations/folders/", tag = "organizations", security(("bearer" = [])),
     responses((status = 200, body = OrganizationFolders), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn list_organization_folders(
-    State(state): State<AppState>,
-    User(caller): User,
-) -> ApiResult<Json<OrganizationFolders>> {
-    let found = state
-        .clients
-        .evidence
-        .clone()
-        .list_organization_folders(caller.request(evidence::ListOrganizationFoldersRequest {}))
-        .await?
-        .into_inner();
-    Ok(Json(OrganizationFolders {
-        folders: found.folders.into_iter().map(Into::into).collect(),
-    }))
+fn list_organization_folders() -> OrganizationFolders =
+    evidence.list_organization_folders(evidence::ListOrganizationFoldersRequest {});
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -419,38 +405,24 @@ async fn create_organization_folder(
     ApiJson(body): ApiJson<NewOrganizationFolder>,
 ) -> ApiResult<(StatusCode, Json<OrganizationFolder>)> {
     let made = state
-        .clients
-        .evidence
-        .clone()
+        .evidence()
         .create_organization_folder(caller.request(evidence::CreateOrganizationFolderRequest {
             template_id: body.template_id,
             name: body.name,
             client_id: body.client_id,
         }))
-        .await?
-        .into_inner();
-    Ok((StatusCode::CREATED, Json(made.into())))
+        .await
+        .reply()?;
+    Ok((StatusCode::CREATED, made))
 }
 
+forward! {
 /// One organization folder with its steps and their files.
 #[utoipa::path(get, path = "/api/organizations/folders/{folder_id}/", tag = "organizations", security(("bearer" = [])),
     params(("folder_id" = String, Path)),
     responses((status = 200, body = OrganizationFolder), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn get_organization_folder(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(folder_id): ApiPath<String>,
-) -> ApiResult<Json<OrganizationFolder>> {
-    let found = state
-        .clients
-        .evidence
-        .clone()
-        .get_organization_folder(
-            caller.request(evidence::GetOrganizationFolderRequest { folder_id }),
-        )
-        .await?
-        .into_inner();
-    Ok(Json(found.into()))
+fn get_organization_folder(path: String) -> OrganizationFolder = evidence
+    .get_organization_folder(|folder_id| evidence::GetOrganizationFolderRequest { folder_id });
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
@@ -481,17 +453,15 @@ async fn review_contribution(
         Decision::Accepted => "accepted",
         Decision::Declined => "declined",
     };
-    let reviewed = state
-        .clients
-        .evidence
-        .clone()
-        .review_item(caller.request(evidence::ReviewItemRequest {
-            item_id,
-            decision: decision.to_owned(),
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(reviewed.into()))
+    let request = evidence::ReviewItemRequest {
+        item_id,
+        decision: decision.to_owned(),
+    };
+    state
+        .evidence()
+        .review_item(caller.request(request))
+        .await
+        .reply()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -556,21 +526,17 @@ async fn create_contribution_link(
     ApiJson(body): ApiJson<ContributionLinkRequest>,
 ) -> ApiResult<(StatusCode, Json<ContributionLink>)> {
     let organization = state
-        .clients
-        .accounts
-        .clone()
+        .accounts()
         .get_organization(caller.request(accounts::GetOrganizationRequest {}))
-        .await?
-        .into_inner();
+        .await
+        .answer()?;
     let address = match (body.email, body.phone_number) {
         (Some(email), _) => Some(sharing::recipient::Address::Email(email)),
         (None, Some(phone)) => Some(sharing::recipient::Address::PhoneNumber(phone_pb(phone))),
         (None, None) => None,
     };
     let made = state
-        .clients
-        .sharing
-        .clone()
+        .sharing()
         .create_contribution_link(caller.request(sharing::CreateContributionLinkRequest {
             folder_id: body.folder_id,
             organization_name: organization.name,
@@ -578,9 +544,9 @@ async fn create_contribution_link(
             expires_in_days: body.expires_in_days,
             max_submissions: body.max_submissions,
         }))
-        .await?
-        .into_inner();
-    Ok((StatusCode::CREATED, Json(made.into())))
+        .await
+        .reply()?;
+    Ok((StatusCode::CREATED, made))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -595,6 +561,14 @@ pub struct ContributionLinks {
     pub links: Vec<ContributionLink>,
 }
 
+impl From<sharing::ListContributionLinksResponse> for ContributionLinks {
+    fn from(found: sharing::ListContributionLinksResponse) -> Self {
+        Self {
+            links: found.links.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
 /// The folder's contribution links, newest first.
 #[utoipa::path(get, path = "/api/sharing/contribution-links/", tag = "organizations", security(("bearer" = [])),
     params(LinksQuery),
@@ -605,37 +579,21 @@ async fn list_contribution_links(
     User(caller): User,
     ApiQuery(query): ApiQuery<LinksQuery>,
 ) -> ApiResult<Json<ContributionLinks>> {
-    let found = state
-        .clients
-        .sharing
-        .clone()
-        .list_contribution_links(caller.request(sharing::ListContributionLinksRequest {
-            folder_id: query.folder_id,
-        }))
-        .await?
-        .into_inner();
-    Ok(Json(ContributionLinks {
-        links: found.links.into_iter().map(Into::into).collect(),
-    }))
+    let request = sharing::ListContributionLinksRequest {
+        folder_id: query.folder_id,
+    };
+    state
+        .sharing()
+        .list_contribution_links(caller.request(request))
+        .await
+        .reply()
 }
 
+forward! {
 /// Revokes a contribution link: its contributors can send nothing more.
 #[utoipa::path(post, path = "/api/sharing/contribution-links/{link_id}/revoke/", tag = "organizations", security(("bearer" = [])),
     params(("link_id" = String, Path)),
     responses((status = 200, body = ContributionLink), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn revoke_contribution_link(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(link_id): ApiPath<String>,
-) -> ApiResult<Json<ContributionLink>> {
-    let link = state
-        .clients
-        .sharing
-        .clone()
-        .revoke_contribution_link(
-            caller.request(sharing::RevokeContributionLinkRequest { link_id }),
-        )
-        .await?
-        .into_inner();
-    Ok(Json(link.into()))
+fn revoke_contribution_link(path: String) -> ContributionLink =
+    sharing.revoke_contribution_link(|link_id| sharing::RevokeContributionLinkRequest { link_id });
 }

@@ -364,6 +364,15 @@ pub struct DeleteReason {
     pub title: String,
 }
 
+impl From<accounts::DeleteReason> for DeleteReason {
+    fn from(r: accounts::DeleteReason) -> Self {
+        Self {
+            id: r.id,
+            title: r.title,
+        }
+    }
+}
+
 /// The reasons offered when deleting an account.
 #[utoipa::path(get, path = "/api/accounts/delete-reasons/", tag = "accounts", security(("bearer" = [])),
     params(DeleteReasonsQuery),
@@ -380,16 +389,7 @@ async fn delete_reasons(
         }))
         .await
         .answer()?;
-    Ok(Json(
-        reasons
-            .reasons
-            .into_iter()
-            .map(|r| DeleteReason {
-                id: r.id,
-                title: r.title,
-            })
-            .collect(),
-    ))
+    Ok(Json(reasons.reasons.into_iter().map(Into::into).collect()))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
