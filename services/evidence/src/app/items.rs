@@ -9,12 +9,12 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::{
-    app::{folders, holds},
+    app::holds,
     config::{StoragePolicy, UploadPolicy},
     domain::{Item, Name},
     error::EvidenceError,
     storage::MediaStore,
-    store::{items, usage},
+    store::{folders, items, usage},
 };
 
 /// An item as its reader sees it now: presigned GETs of its file and thumbnail while they may
@@ -97,7 +97,9 @@ pub(crate) async fn in_folder(
     owner: Uuid,
     folder_id: Uuid,
 ) -> Result<Vec<Item>, EvidenceError> {
-    folders::owned(conn, owner, folder_id).await?;
+    folders::get(conn, owner, folder_id)
+        .await?
+        .ok_or(EvidenceError::NotFound)?;
     Ok(items::of_folder(conn, owner, folder_id).await?)
 }
 
