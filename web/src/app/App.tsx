@@ -1,79 +1,87 @@
-//! The app: store, session restore, router, shell (snackbar, network banner, update prompt, idle session).
+//! The app: store, session restore, router, shell (snackbar, network banner, update prompt, idle
+//! session). Every screen is lazy (`./screens`): the shell waits for one with a small spinner.
+import { Suspense } from 'react';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, createRoutesFromElements, Navigate, Outlet, Route, RouterProvider, useMatches } from 'react-router';
 import { PersistGate } from 'redux-persist/integration/react';
 import { NetworkBanner } from '../components/NetworkBanner';
+import { ScreenLoading } from '../components/ScreenLoading';
 import { Snackbar } from '../components/Snackbar';
 import { UpdatePrompt } from '../components/UpdatePrompt';
-import { JoinOrganizationPage } from '../features/auth/routes/JoinOrganizationPage';
-import { AccountInfoPage } from '../features/account/routes/AccountInfoPage';
-import { ChangeAddressPage } from '../features/account/routes/ChangeAddressPage';
-import { ChangePasswordPage } from '../features/account/routes/ChangePasswordPage';
-import { DateAndTimePage } from '../features/account/routes/DateAndTimePage';
-import { EventsHistoryPage } from '../features/account/routes/EventsHistoryPage';
-import { LogInPage } from '../features/auth/routes/LogInPage';
-import { RecoveryPage } from '../features/auth/routes/RecoveryPage';
-import { SignUpPage } from '../features/auth/routes/SignUpPage';
-import { StartPage } from '../features/auth/routes/StartPage';
-import { EvidencePage } from '../features/capture/routes/EvidencePage';
-import { DashboardLayout } from '../features/dashboard/routes/DashboardLayout';
-import { HomePage } from '../features/dashboard/routes/HomePage';
-import { SettingsPage } from '../features/dashboard/routes/SettingsPage';
-import { DeleteConfirmPage } from '../features/deletion/routes/DeleteConfirmPage';
-import { DeleteReasonsPage } from '../features/deletion/routes/DeleteReasonsPage';
-import { DeletingAccountPage } from '../features/deletion/routes/DeletingAccountPage';
-import { DeleteFilesPage } from '../features/files/routes/DeleteFilesPage';
-import { FolderMapPage } from '../features/files/routes/FolderMapPage';
-import { FoldersMapPage } from '../features/files/routes/FoldersMapPage';
-import { FolderViewPage } from '../features/files/routes/FolderViewPage';
-import { MyFilesPage } from '../features/files/routes/MyFilesPage';
-import { CaptureTemplatesPage } from '../features/organization/routes/CaptureTemplatesPage';
-import { OrganizationCapturesPage } from '../features/organization/routes/OrganizationCapturesPage';
-import { OrganizationEvidencePage } from '../features/organization/routes/OrganizationEvidencePage';
-import { OrganizationFolderPage } from '../features/organization/routes/OrganizationFolderPage';
-import { ParticipantsPage } from '../features/organization/routes/ParticipantsPage';
-import { TemplateDetailsPage } from '../features/organization/routes/TemplateDetailsPage';
-import { ContributionVerificationPage } from '../features/contribution/routes/ContributionVerificationPage';
-import { ContributorEvidencePage } from '../features/contribution/routes/ContributorEvidencePage';
-import { ContributorFolderPage } from '../features/contribution/routes/ContributorFolderPage';
-import { ProofMetadataPage } from '../features/files/routes/ProofMetadataPage';
-import { GuidePage } from '../features/guide/routes/GuidePage';
-import { RentalCapturePage } from '../features/rental/routes/RentalCapturePage';
-import { RentalStartPage } from '../features/rental/routes/RentalStartPage';
-import { CheckoutPage } from '../features/checkout/routes/CheckoutPage';
-import { ExtendStorageDatePage } from '../features/checkout/routes/ExtendStorageDatePage';
-import { CostEstimatorPage, PayAsYouGoPage, PricingModelsPage } from '../features/checkout/routes/PricesPages';
-import { ExtendStorageSuccessPage, PaymentSuccessPage } from '../features/checkout/routes/SuccessPages';
-import { TransactionInfoPage } from '../features/checkout/routes/TransactionInfoPage';
-import { StoredAccountPage } from '../features/wallet/routes/StoredAccountPage';
-import { WalletCongratulationsPage } from '../features/wallet/routes/WalletCongratulationsPage';
-import { AddPaymentMethodPage } from '../features/cards/routes/AddPaymentMethodPage';
-import { PaymentDetailsSetupPage } from '../features/cards/routes/PaymentDetailsSetupPage';
-import { PaymentMethodsPage } from '../features/cards/routes/PaymentMethodsPage';
-import { ContactUsPage } from '../features/info/routes/ContactUsPage';
-import { FaqPage } from '../features/info/routes/FaqPage';
-import { LegalPage } from '../features/info/routes/LegalPage';
-import { PolicyPage } from '../features/info/routes/PolicyPage';
-import { TechSupportPage } from '../features/info/routes/TechSupportPage';
-import { TermsPage } from '../features/info/routes/TermsPage';
-import { WalkthroughPage } from '../features/info/routes/WalkthroughPage';
-import { FolderCustody } from '../features/sharing/components/FolderCustody';
-import { ChatPage, ChatsPage } from '../features/sharing/routes/ChatsPage';
-import { FolderShares } from '../features/sharing/components/FolderShares';
-import { GetAccessConfirmPage } from '../features/sharing/routes/GetAccessConfirmPage';
-import { GetAccessEmailPage } from '../features/sharing/routes/GetAccessEmailPage';
-import { AuthSharedFolderPage, FuturegramViewPage, UnauthSharedFolderPage } from '../features/sharing/routes/SharedFolderPage';
-import { ExecutorPage } from '../features/sharing/routes/ExecutorPage';
-import { FuturegramPanel } from '../features/sharing/components/FuturegramPanel';
-import { ShareFilesPage } from '../features/sharing/routes/ShareFilesPage';
-import { ShareSuccessPage } from '../features/sharing/routes/ShareSuccessPage';
-import { TypeOfCopyPage } from '../features/sharing/routes/TypeOfCopyPage';
-import { VerifyPage } from '../features/sharing/routes/VerifyPage';
-import { WhoToShareWithPage } from '../features/sharing/routes/WhoToShareWithPage';
 import { HOME, START } from '../lib/routing/accessTable';
 import { IdleSession } from '../lib/session/idleSession';
 import { UploadQueueProvider } from '../lib/upload/uploadQueueContext';
 import { Guard } from './Guard';
+import {
+  AccountInfoPage,
+  AddPaymentMethodPage,
+  AuthSharedFolderPage,
+  CaptureTemplatesPage,
+  ChangeAddressPage,
+  ChangePasswordPage,
+  ChatPage,
+  ChatsPage,
+  CheckoutPage,
+  ContactUsPage,
+  ContributionVerificationPage,
+  ContributorEvidencePage,
+  ContributorFolderPage,
+  CostEstimatorPage,
+  DashboardLayout,
+  DateAndTimePage,
+  DeleteConfirmPage,
+  DeleteFilesPage,
+  DeleteReasonsPage,
+  DeletingAccountPage,
+  EventsHistoryPage,
+  EvidencePage,
+  ExecutorPage,
+  ExtendStorageDatePage,
+  ExtendStorageSuccessPage,
+  FaqPage,
+  FolderMapPage,
+  FoldersMapPage,
+  FolderViewPage,
+  FuturegramViewPage,
+  GetAccessConfirmPage,
+  GetAccessEmailPage,
+  GuidePage,
+  HomePage,
+  JoinOrganizationPage,
+  LegalPage,
+  LogInPage,
+  MyFilesPage,
+  OrganizationCapturesPage,
+  OrganizationEvidencePage,
+  OrganizationFolderPage,
+  ParticipantsPage,
+  PayAsYouGoPage,
+  PaymentDetailsSetupPage,
+  PaymentMethodsPage,
+  PaymentSuccessPage,
+  PolicyPage,
+  PricingModelsPage,
+  ProofMetadataPage,
+  RecoveryPage,
+  RentalCapturePage,
+  RentalStartPage,
+  SettingsPage,
+  ShareFilesPage,
+  ShareSuccessPage,
+  SignUpPage,
+  StartPage,
+  StoredAccountPage,
+  TechSupportPage,
+  TemplateDetailsPage,
+  TermsPage,
+  TransactionInfoPage,
+  TypeOfCopyPage,
+  UnauthSharedFolderPage,
+  VerifyPage,
+  WalkthroughPage,
+  WalletCongratulationsPage,
+  WhoToShareWithPage,
+} from './screens';
 import { persistor, store } from './store';
 import { uploadQueue } from './uploadQueue';
 
@@ -91,7 +99,9 @@ function Shell() {
   const uncontained = useMatches().some((match) => isUncontained(match.handle));
   const screen = (
     <Guard>
-      <Outlet />
+      <Suspense fallback={<ScreenLoading />}>
+        <Outlet />
+      </Suspense>
     </Guard>
   );
   return (
@@ -144,13 +154,13 @@ const router = createBrowserRouter(
       <Route path="/date-and-time" element={<DateAndTimePage />} />
       <Route path="/events-history" element={<EventsHistoryPage />} />
       {/* capture routes: /evidence */}
-      <Route path="/evidence" element={<EvidencePage below={({ situation, folderId }) => <FuturegramPanel situation={situation} folderId={folderId} />} />} />
-      {/* The folder's 'Shares' section and the files' custody log are sharing's, composed here. */}
-      <Route path="/folder-view" element={<FolderViewPage shares={FolderShares} custody={FolderCustody} />} />
+      {/* The capture's futuregram panel, the folder's 'Shares' section and the files' custody log are sharing's, composed in ./screens. */}
+      <Route path="/evidence" element={<EvidencePage />} />
+      <Route path="/folder-view" element={<FolderViewPage />} />
       <Route path="/folder-map-view" element={<FolderMapPage />} />
       <Route path="/folders-map-view" element={<FoldersMapPage />} />
       <Route path="/delete-files/:folderId" element={<DeleteFilesPage />} />
-      <Route path="/proof-metadata-view/:folderId" element={<ProofMetadataPage custody={FolderCustody} />} />
+      <Route path="/proof-metadata-view/:folderId" element={<ProofMetadataPage />} />
       {/* files routes: /folder-view, /folder-map-view, /folders-map-view, /delete-files, /proof-metadata-view */}
       {/* rental routes: /vehicle-rental, /hotel-rental */}
       <Route path="/vehicle-rental" element={<RentalStartPage key="vehicle" kind="vehicle" />} />
