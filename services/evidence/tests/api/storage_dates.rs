@@ -2,12 +2,6 @@
 //! expiry once (`FolderExpired`), an extension (`ExtendStorageDate`, `StorageDateChanged`) restores
 //! access and re-arms it, and after the grace period the files leave the store while the rows stay.
 
-#![allow(
-    clippy::expect_used,
-    clippy::unwrap_used,
-    reason = "test code: a failure should stop the test"
-)]
-
 use std::{
     sync::{Arc, Mutex},
     time::Duration,
@@ -28,7 +22,7 @@ use evidentia_common::{
         evidence::v1::{self as pb, evidence_service_client::EvidenceServiceClient},
     },
     service::{Service, test_config},
-    testing,
+    testing::{self, Spawned},
     time::timestamp,
 };
 use sha2::{Digest, Sha256};
@@ -57,6 +51,8 @@ impl<E: evidentia_common::proto::Event + Send + Sync + Clone> Handler<E> for Rec
 }
 
 struct App {
+    /// Stops the service when the test ends.
+    _service: Spawned,
     client: EvidenceServiceClient<Channel>,
     config: Config,
     store: MediaStore,
@@ -84,27 +80,9 @@ impl App {
         config.service = test_config("evidence").await;
         config.storage.sweep_interval_seconds = 1;
         config.storage.expired_retention_days = retention_days;
+        let service = Spawned::start::<EvidenceService>(config.clone()).await;
+        let client = EvidenceServiceClient::new(service.channel.clone());
         let shutdown = CancellationToken::new();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (run_config, token) = (config.clone(), shutdown.clone());
-        tokio::spawn(async move {
-            EvidenceService::run(run_config, listener, token)
-                .await
-                .expect("evidence runs");
-        });
-        // Serving once an RPC answers (the listener accepts before migrations have run).
-        let client = testing::eventually("the evidence service", WAIT, || async {
-            let mut client = EvidenceServiceClient::connect(format!("http://{addr}"))
-                .await
-                .ok()?;
-            client
-                .get_storage_usage(as_user(Uuid::now_v7()).request(pb::GetStorageUsageRequest {}))
-                .await
-                .ok()?;
-            Some(client)
-        })
-        .await;
         let pool = PgPool::connect(config.service.database_url.expose_secret())
             .await
             .unwrap();
@@ -116,6 +94,7 @@ impl App {
         tokio::spawn(observer.run(shutdown.clone()));
         let store = MediaStore::connect(&config.s3).await.unwrap();
         let app = Self {
+            _service: service,
             client,
             config,
             store,
