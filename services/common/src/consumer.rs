@@ -337,11 +337,11 @@ impl Queue {
     async fn handle_once(&self, payload: &[u8], meta: &EventMeta) -> Result<(), Failure> {
         let retryable = |e: sqlx::Error| Failure::Retryable(e.into());
         let mut tx = self.pool.begin().await.map_err(retryable)?;
-        let fresh = sqlx::query(
+        let fresh = sqlx::query!(
             "INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            &self.consumer,
+            meta.id
         )
-        .bind(&self.consumer)
-        .bind(meta.id)
         .execute(&mut *tx)
         .await
         .map_err(retryable)?

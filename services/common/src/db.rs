@@ -36,13 +36,15 @@ pub async fn create_database_if_missing(url: &SecretString) -> anyhow::Result<()
         anyhow::bail!("DATABASE_URL names no database");
     };
     let mut admin = options.database("postgres").connect().await?;
-    let exists: bool =
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
-            .bind(&name)
-            .fetch_one(&mut admin)
-            .await?;
+    let exists = sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1) AS "exists!""#,
+        &name
+    )
+    .fetch_one(&mut admin)
+    .await?;
     if !exists {
-        // Two instances may race here; the loser sees duplicate_database, which is fine.
+        // Two instances may race here; the loser sees duplicate_database, which is fine. A
+        // database's name cannot be a bind parameter: it is quoted as an identifier instead.
         let sql = format!("CREATE DATABASE \"{}\"", name.replace('"', "\"\""));
         if let Err(err) = sqlx::query(&sql).execute(&mut admin).await {
             let duplicate = err

@@ -27,14 +27,14 @@ const BATCH: i64 = 100;
 pub async fn enqueue<E: Event>(conn: &mut PgConnection, event: &E) -> sqlx::Result<Uuid> {
     let id = Uuid::now_v7();
     let trace = telemetry::current_context_headers();
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO outbox (id, routing_key, type_name, payload, trace_context) VALUES ($1, $2, $3, $4, $5)",
+        id,
+        E::ROUTING_KEY,
+        E::TYPE_NAME,
+        event.encode_to_vec(),
+        sqlx::types::Json(&trace) as _
     )
-    .bind(id)
-    .bind(E::ROUTING_KEY)
-    .bind(E::TYPE_NAME)
-    .bind(event.encode_to_vec())
-    .bind(sqlx::types::Json(&trace))
     .execute(conn)
     .await?;
     Ok(id)
@@ -108,10 +108,13 @@ async fn relay_session(
 /// Publishes up to one batch in id order; returns how many rows were confirmed and deleted.
 async fn publish_batch(pool: &PgPool, channel: &Channel, exchange: &str) -> anyhow::Result<usize> {
     let mut tx = pool.begin().await?;
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT id, routing_key, type_name, payload, trace_context FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
+    let rows = sqlx::query_as!(
+        Row,
+        r#"SELECT id, routing_key, type_name, payload,
+                  trace_context AS "trace_context: sqlx::types::Json<HashMap<String, String>>"
+           FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED"#,
+        BATCH
     )
-    .bind(BATCH)
     .fetch_all(&mut *tx)
     .await?;
     if rows.is_empty() {
@@ -149,8 +152,7 @@ async fn publish_batch(pool: &PgPool, channel: &Channel, exchange: &str) -> anyh
             break;
         }
     }
-    sqlx::query("DELETE FROM outbox WHERE id = ANY($1)")
-        .bind(&confirmed)
+    sqlx::query!("DELETE FROM outbox WHERE id = ANY($1)", &confirmed)
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;

@@ -108,8 +108,11 @@ struct Dependencies {
 impl Dependencies {
     async fn failing(&self) -> Vec<&'static str> {
         let mut failing = Vec::new();
-        let database =
-            tokio::time::timeout(PROBE_TIMEOUT, sqlx::query("SELECT 1").execute(&self.pool)).await;
+        let database = tokio::time::timeout(
+            PROBE_TIMEOUT,
+            sqlx::query!("SELECT 1 AS one").fetch_one(&self.pool),
+        )
+        .await;
         if !matches!(database, Ok(Ok(_))) {
             failing.push("postgresql");
         }

@@ -18,13 +18,14 @@ pub async fn database_url(service: &str) -> SecretString {
     let name = format!("test_{service}_{now}_{}", uuid::Uuid::new_v4().simple());
     if let Ok(mut conn) = PgConnection::connect(&admin).await {
         let stale: Vec<String> =
-            sqlx::query_scalar("SELECT datname FROM pg_database WHERE datname LIKE 'test\\_%'")
+            sqlx::query_scalar!(r"SELECT datname FROM pg_database WHERE datname LIKE 'test\_%'")
                 .fetch_all(&mut conn)
                 .await
                 .unwrap_or_default();
         for db in stale {
             let created = db.split('_').nth(2).and_then(|t| t.parse::<i64>().ok());
             if created.is_some_and(|t| now - t > 3600) {
+                // A database's name cannot be a bind parameter; these are names we made.
                 let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS \"{db}\" WITH (FORCE)"))
                     .execute(&mut conn)
                     .await;
@@ -184,11 +185,13 @@ impl Spawned {
     /// Whether the service's consumer recorded `message_id` as processed.
     pub async fn processed(&self, message_id: uuid::Uuid) -> bool {
         let mut conn = connect(&self.database_url).await;
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM processed_events WHERE event_id = $1)")
-            .bind(message_id)
-            .fetch_one(&mut conn)
-            .await
-            .unwrap_or(false)
+        sqlx::query_scalar!(
+            r#"SELECT EXISTS (SELECT 1 FROM processed_events WHERE event_id = $1) AS "exists!""#,
+            message_id
+        )
+        .fetch_one(&mut conn)
+        .await
+        .unwrap_or(false)
     }
 
     /// Waits until the service processed `message_id`.
