@@ -1,9 +1,14 @@
 //! Forwarding a call to a domain service, the gateway's common case: an accessor per client on
-//! `AppState`, `reply()` turning the service's answer into the route's JSON body through `From`,
-//! and `forward!`, which writes a route that does nothing else from its OpenAPI annotation, its
-//! input and the RPC it calls. Routes that compose (such as `accounts/me/`) are written out.
+//! `AppState`, `reply()` turning the service's answer into the route's answer (a JSON body through
+//! `From`, `Created` or `NoContent`), and `forward!`, which writes a route that does nothing else
+//! from its OpenAPI annotation, its input and the RPC it calls. Routes that compose (such as
+//! `accounts/me/`) are written out.
 
-use axum::Json;
+use axum::{
+    Json,
+    http::StatusCode,
+    response::{IntoResponse, Response},
+};
 use evidentia_proto::{
     accounts::v1::accounts_service_client::AccountsServiceClient,
     evidence::v1::evidence_service_client::EvidenceServiceClient,
@@ -11,6 +16,7 @@ use evidentia_proto::{
     referrals::v1::referrals_service_client::ReferralsServiceClient,
     sharing::v1::sharing_service_client::SharingServiceClient,
 };
+use serde::Serialize;
 
 use crate::{clients::Traced, error::ApiResult, routes::AppState};
 
@@ -36,17 +42,62 @@ impl AppState {
     }
 }
 
+/// What a route answers, made from a service's answer `T`: JSON (200), [`Created`] or
+/// [`NoContent`].
+pub trait FromAnswer<T> {
+    fn from_answer(answer: T) -> Self;
+}
+
+impl<T, D: From<T>> FromAnswer<T> for Json<D> {
+    fn from_answer(answer: T) -> Self {
+        Json(D::from(answer))
+    }
+}
+
+/// `201 Created` with the JSON body.
+#[derive(Debug)]
+pub struct Created<D>(pub D);
+
+impl<D: Serialize> IntoResponse for Created<D> {
+    fn into_response(self) -> Response {
+        (StatusCode::CREATED, Json(self.0)).into_response()
+    }
+}
+
+impl<T, D: From<T>> FromAnswer<T> for Created<D> {
+    fn from_answer(answer: T) -> Self {
+        Self(D::from(answer))
+    }
+}
+
+/// `204 No Content`: the service's answer holds nothing the client needs.
+#[derive(Debug)]
+pub struct NoContent;
+
+impl IntoResponse for NoContent {
+    fn into_response(self) -> Response {
+        StatusCode::NO_CONTENT.into_response()
+    }
+}
+
+impl<T> FromAnswer<T> for NoContent {
+    fn from_answer(_: T) -> Self {
+        Self
+    }
+}
+
 /// A service's answer, as a route needs it.
 pub trait Reply<T> {
-    /// The answer converted into the route's JSON body; a gRPC error becomes the API's error.
-    fn reply<D: From<T>>(self) -> ApiResult<Json<D>>;
+    /// The answer converted into the route's answer (a JSON body through `From`, [`Created`],
+    /// [`NoContent`]); a gRPC error becomes the API's error.
+    fn reply<R: FromAnswer<T>>(self) -> ApiResult<R>;
     /// The answer itself, for a route that composes several calls.
     fn answer(self) -> ApiResult<T>;
 }
 
 impl<T> Reply<T> for Result<tonic::Response<T>, tonic::Status> {
-    fn reply<D: From<T>>(self) -> ApiResult<Json<D>> {
-        Ok(Json(D::from(self?.into_inner())))
+    fn reply<R: FromAnswer<T>>(self) -> ApiResult<R> {
+        Ok(R::from_answer(self?.into_inner()))
     }
 
     fn answer(self) -> ApiResult<T> {
@@ -54,63 +105,71 @@ impl<T> Reply<T> for Result<tonic::Response<T>, tonic::Status> {
     }
 }
 
-/// A route that only forwards to one RPC, signed in unless it says `Client`. Its forms:
+/// A route that only forwards to one RPC, written as
+/// `fn name(inputs) -> Answer = client.rpc(make);` under its doc comment and `#[utoipa::path]`.
 ///
-/// - `fn name(body: Body) -> Reply = client.rpc;` the JSON body, converted with `From` into the
-///   RPC's request;
-/// - `fn name(path: P) -> Reply = client.rpc(|p| request);` the path parameter, made into the
-///   request by the closure;
-/// - `fn name() -> Reply = client.rpc(request);` a request with nothing from the caller but who
-///   they are;
-/// - `fn name(Client, body: Body) -> Reply = client.rpc;` the first form for a route open to
-///   anyone (sign-up, sign-in, recovery): no token is asked for, and the request carries only
-///   where it came from (`extract::Client`).
+/// The inputs, in this order, each optional: `Client` first for a route open to anyone (sign-up,
+/// sign-in, recovery: no token is asked for and the request carries only where it came from,
+/// `extract::Client`), else the caller must be signed in (`auth::User`); then `path: P`,
+/// `query: Q` or `body: B` (`ApiPath`, `ApiQuery`, `ApiJson`), or `path: P, body: B`.
 ///
-/// The answer converts with `From` into `Reply`. The `#[utoipa::path]` annotation and the doc
-/// comment go above `fn` as on any handler.
+/// `make` turns the inputs into the RPC's request: a closure taking them in order
+/// (`|folder_id, body| pb::RenameFolderRequest { folder_id, name: body.name }`), the request
+/// itself when there is no input (`pb::GetWalletRequest {}`), or nothing at all
+/// (`= client.rpc;`) for a body that converts with `From`.
+///
+/// `Answer` is the JSON body (200), `Created<Body>` (201) or `NoContent` (204); a body converts
+/// with `From` from the RPC's answer.
 macro_rules! forward {
-    ($(#[$attr:meta])* fn $name:ident(body: $body:ty) -> $reply:ty = $client:ident.$rpc:ident;) => {
-        $(#[$attr])*
-        async fn $name(
-            axum::extract::State(state): axum::extract::State<$crate::routes::AppState>,
-            $crate::auth::User(caller): $crate::auth::User,
-            $crate::extract::ApiJson(body): $crate::extract::ApiJson<$body>,
-        ) -> $crate::error::ApiResult<axum::Json<$reply>> {
-            use $crate::forward::Reply as _;
-            state.$client().$rpc(caller.request(body.into())).await.reply()
-        }
+    ($(#[$attr:meta])* fn $name:ident($($input:tt)*) -> Created<$reply:ty> = $($call:tt)+) => {
+        $crate::forward::forward!(@who [$(#[$attr])*] $name [$crate::forward::Created<$reply>] ($($input)*) $($call)+);
     };
-    ($(#[$attr:meta])* fn $name:ident(path: $path:ty) -> $reply:ty = $client:ident.$rpc:ident($make:expr);) => {
-        $(#[$attr])*
-        async fn $name(
-            axum::extract::State(state): axum::extract::State<$crate::routes::AppState>,
-            $crate::auth::User(caller): $crate::auth::User,
-            $crate::extract::ApiPath(path): $crate::extract::ApiPath<$path>,
-        ) -> $crate::error::ApiResult<axum::Json<$reply>> {
-            use $crate::forward::Reply as _;
-            let make: fn($path) -> _ = $make;
-            state.$client().$rpc(caller.request(make(path))).await.reply()
-        }
+    ($(#[$attr:meta])* fn $name:ident($($input:tt)*) -> NoContent = $($call:tt)+) => {
+        $crate::forward::forward!(@who [$(#[$attr])*] $name [$crate::forward::NoContent] ($($input)*) $($call)+);
     };
-    ($(#[$attr:meta])* fn $name:ident() -> $reply:ty = $client:ident.$rpc:ident($request:expr);) => {
-        $(#[$attr])*
+    ($(#[$attr:meta])* fn $name:ident($($input:tt)*) -> $reply:ty = $($call:tt)+) => {
+        $crate::forward::forward!(@who [$(#[$attr])*] $name [axum::Json<$reply>] ($($input)*) $($call)+);
+    };
+    (@who $attrs:tt $name:ident $answer:tt (Client $(, $($input:tt)*)?) $($call:tt)+) => {
+        $crate::forward::forward!(@input $attrs $name [$crate::extract::Client] $answer ($($($input)*)?) $($call)+);
+    };
+    (@who $attrs:tt $name:ident $answer:tt ($($input:tt)*) $($call:tt)+) => {
+        $crate::forward::forward!(@input $attrs $name [$crate::auth::User] $answer ($($input)*) $($call)+);
+    };
+    (@input $attrs:tt $name:ident $who:tt $answer:tt () $client:ident.$rpc:ident($request:expr);) => {
+        $crate::forward::forward!(@fn $attrs $name $who $answer [] ($request) $client.$rpc);
+    };
+    (@input $attrs:tt $name:ident $who:tt $answer:tt (body: $body:ty) $client:ident.$rpc:ident;) => {
+        $crate::forward::forward!(@fn $attrs $name $who $answer
+            [body: $crate::extract::ApiJson<$body>,] (body.0.into()) $client.$rpc);
+    };
+    (@input $attrs:tt $name:ident $who:tt $answer:tt (body: $body:ty) $client:ident.$rpc:ident($make:expr);) => {
+        $crate::forward::forward!(@one $attrs $name $who $answer [$crate::extract::ApiJson] [$body] $client.$rpc($make));
+    };
+    (@input $attrs:tt $name:ident $who:tt $answer:tt (path: $path:ty) $client:ident.$rpc:ident($make:expr);) => {
+        $crate::forward::forward!(@one $attrs $name $who $answer [$crate::extract::ApiPath] [$path] $client.$rpc($make));
+    };
+    (@input $attrs:tt $name:ident $who:tt $answer:tt (query: $query:ty) $client:ident.$rpc:ident($make:expr);) => {
+        $crate::forward::forward!(@one $attrs $name $who $answer [$crate::extract::ApiQuery] [$query] $client.$rpc($make));
+    };
+    (@input $attrs:tt $name:ident $who:tt $answer:tt (path: $path:ty, body: $body:ty) $client:ident.$rpc:ident($make:expr);) => {
+        $crate::forward::forward!(@fn $attrs $name $who $answer
+            [path: $crate::extract::ApiPath<$path>, body: $crate::extract::ApiJson<$body>,]
+            ({ let make: fn($path, $body) -> _ = $make; make(path.0, body.0) }) $client.$rpc);
+    };
+    (@one $attrs:tt $name:ident $who:tt $answer:tt [$($extractor:tt)*] [$type:ty] $client:ident.$rpc:ident($make:expr)) => {
+        $crate::forward::forward!(@fn $attrs $name $who $answer [input: $($extractor)*<$type>,]
+            ({ let make: fn($type) -> _ = $make; make(input.0) }) $client.$rpc);
+    };
+    (@fn [$($attr:tt)*] $name:ident [$($who:tt)*] [$($answer:tt)*] [$($input:tt)*] ($request:expr) $client:ident.$rpc:ident) => {
+        $($attr)*
         async fn $name(
             axum::extract::State(state): axum::extract::State<$crate::routes::AppState>,
-            $crate::auth::User(caller): $crate::auth::User,
-        ) -> $crate::error::ApiResult<axum::Json<$reply>> {
+            $($who)*(caller): $($who)*,
+            $($input)*
+        ) -> $crate::error::ApiResult<$($answer)*> {
             use $crate::forward::Reply as _;
             state.$client().$rpc(caller.request($request)).await.reply()
-        }
-    };
-    ($(#[$attr:meta])* fn $name:ident(Client, body: $body:ty) -> $reply:ty = $client:ident.$rpc:ident;) => {
-        $(#[$attr])*
-        async fn $name(
-            axum::extract::State(state): axum::extract::State<$crate::routes::AppState>,
-            $crate::extract::Client(caller): $crate::extract::Client,
-            $crate::extract::ApiJson(body): $crate::extract::ApiJson<$body>,
-        ) -> $crate::error::ApiResult<axum::Json<$reply>> {
-            use $crate::forward::Reply as _;
-            state.$client().$rpc(caller.request(body.into())).await.reply()
         }
     };
 }

@@ -1,6 +1,6 @@
 //! `accounts/...` (spec §7 "Accounts"): sign-up, confirmation codes, sessions and the profile.
 
-use axum::{Json, extract::State, http::StatusCode};
+use axum::{Json, extract::State};
 use evidentia_common::time::rfc3339;
 use evidentia_proto::{accounts::v1 as accounts, payments::v1 as payments};
 use serde::{Deserialize, Serialize};
@@ -11,7 +11,6 @@ use super::AppState;
 use crate::{
     auth::User,
     error::{ApiResult, ErrorBody},
-    extract::{ApiJson, Client},
     forward::{Reply, forward},
 };
 
@@ -280,17 +279,14 @@ impl From<accounts::TokenPair> for TokenPair {
     }
 }
 
+forward! {
 /// Creates an account from a verified e-mail (an organization's, as its owner, with
 /// `organization_name`) and signs it in.
 #[utoipa::path(post, path = "/api/accounts/create/", tag = "accounts",
     request_body = CreateAccountRequest,
     responses((status = 201, body = TokenPair), (status = 400, body = ErrorBody)))]
-async fn create(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiJson(body): ApiJson<CreateAccountRequest>,
-) -> ApiResult<(StatusCode, Json<TokenPair>)> {
-    let request = caller.request(accounts::CreateAccountRequest {
+fn create(Client, body: CreateAccountRequest) -> Created<TokenPair> =
+    accounts.create_account(|body| accounts::CreateAccountRequest {
         username: body.username,
         email: body.email,
         phone_number: Some(body.phone_number.into()),
@@ -300,8 +296,6 @@ async fn create(
         last_name: body.last_name,
         organization_name: body.organization_name.unwrap_or_default(),
     });
-    let pair = state.accounts().create_account(request).await.reply()?;
-    Ok((StatusCode::CREATED, pair))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -350,20 +344,13 @@ forward! {
 fn refresh(Client, body: RefreshRequest) -> TokenPair = accounts.refresh_token;
 }
 
+forward! {
 /// Ends the session of the refresh token.
 #[utoipa::path(post, path = "/api/accounts/logout/", tag = "accounts", security(("bearer" = [])),
     request_body = RefreshRequest,
     responses((status = 204), (status = 401, body = ErrorBody)))]
-async fn logout(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<RefreshRequest>,
-) -> ApiResult<StatusCode> {
-    let request = caller.request(accounts::LogoutRequest {
-        refresh: body.refresh,
-    });
-    state.accounts().logout(request).await?;
-    Ok(StatusCode::NO_CONTENT)
+fn logout(body: RefreshRequest) -> NoContent =
+    accounts.logout(|body| accounts::LogoutRequest { refresh: body.refresh });
 }
 
 /// Spec §5 Address: empty strings while none is set. A change needs country, province, street

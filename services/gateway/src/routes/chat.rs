@@ -19,7 +19,7 @@ use crate::{
     auth::{MaybeUser, Sessions, User},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, ApiQuery, Client, caller_from},
-    forward::Reply,
+    forward::{Created, Reply, forward},
 };
 
 /// Who reads a conversation: with `X-Folder-Token`, the recipient it names, whatever bearer
@@ -176,11 +176,11 @@ async fn post(
     sharing_id: String,
     token: String,
     body: MessageRequest,
-) -> ApiResult<(StatusCode, Json<ChatMessage>)> {
+) -> ApiResult<Created<ChatMessage>> {
     let client_message_id = body
         .client_message_id
         .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
-    let sent = state
+    state
         .sharing()
         .post_chat_message(caller.request(sharing::PostChatMessageRequest {
             share_id: sharing_id,
@@ -189,8 +189,7 @@ async fn post(
             content: body.content,
         }))
         .await
-        .reply()?;
-    Ok((StatusCode::CREATED, sent))
+        .reply()
 }
 
 /// The owner writes in the conversation of their share.
@@ -203,7 +202,7 @@ async fn post_message(
     User(caller): User,
     ApiPath(sharing_id): ApiPath<String>,
     ApiJson(body): ApiJson<MessageRequest>,
-) -> ApiResult<(StatusCode, Json<ChatMessage>)> {
+) -> ApiResult<Created<ChatMessage>> {
     post(&state, &caller, sharing_id, String::new(), body).await
 }
 
@@ -219,7 +218,7 @@ async fn post_message_anonymous(
     FolderToken(token): FolderToken,
     ApiPath(sharing_id): ApiPath<String>,
     ApiJson(body): ApiJson<MessageRequest>,
-) -> ApiResult<(StatusCode, Json<ChatMessage>)> {
+) -> ApiResult<Created<ChatMessage>> {
     if token.is_empty() {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
@@ -236,26 +235,15 @@ pub struct ArchiveRequest {
     pub confirm: bool,
 }
 
+forward! {
 /// The owner takes the conversation off their list (until a newer message arrives); the
 /// recipients' side is unchanged.
 #[utoipa::path(post, path = "/api/sharing/shared/{sharing_id}/chat/archive/", tag = "sharing", security(("bearer" = [])),
     params(("sharing_id" = String, Path)), request_body = ArchiveRequest,
     responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-async fn archive_chat(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(sharing_id): ApiPath<String>,
-    ApiJson(body): ApiJson<ArchiveRequest>,
-) -> ApiResult<StatusCode> {
-    state
-        .sharing()
-        .archive_chat(caller.request(sharing::ArchiveChatRequest {
-            share_id: sharing_id,
-            confirm: body.confirm,
-        }))
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+fn archive_chat(path: String, body: ArchiveRequest) -> NoContent =
+    sharing.archive_chat(|share_id, body| sharing::ArchiveChatRequest { share_id, confirm: body.confirm });
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -9,17 +9,17 @@ use axum::{
     extract::{FromRequestParts, State},
     http::{StatusCode, request::Parts},
 };
-use evidentia_common::time::{rfc3339, timestamp};
+use evidentia_common::{grpc::Caller, time::rfc3339};
 use evidentia_proto::sharing::v1 as sharing;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::{AppState, org_capture::MediaKind};
+use super::{AppState, evidence::captured_at, org_capture::MediaKind};
 use crate::{
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, Client},
-    forward::Reply,
+    forward::{Created, Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -127,25 +127,16 @@ impl From<sharing::ContributorGranted> for ContributorGranted {
     }
 }
 
+forward! {
 /// Checks the code (single use, 10 minutes, 5 tries) and answers the contribution token.
 #[utoipa::path(post, path = "/api/sharing/anonymous/verification/{code_id}/check/", tag = "sharing",
     params(("code_id" = String, Path)), request_body = ContributorCodeCheck,
     responses((status = 200, body = ContributorGranted), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn check_contributor_code(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiPath(code_id): ApiPath<String>,
-    ApiJson(body): ApiJson<ContributorCodeCheck>,
-) -> ApiResult<Json<ContributorGranted>> {
-    let request = sharing::CheckContributorCodeRequest {
+fn check_contributor_code(Client, path: String, body: ContributorCodeCheck) -> ContributorGranted =
+    sharing.check_contributor_code(|code_id, body| sharing::CheckContributorCodeRequest {
         code_id,
         confirmation_code: body.confirmation_code,
-    };
-    state
-        .sharing()
-        .check_contributor_code(caller.request(request))
-        .await
-        .reply()
+    });
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -371,16 +362,9 @@ async fn create_proof(
     ContributionToken(token): ContributionToken,
     ApiPath((folder_id, step_id)): ApiPath<(String, String)>,
     ApiJson(body): ApiJson<NewProof>,
-) -> ApiResult<(StatusCode, Json<ProofCreated>)> {
-    let captured_at = match body.captured_at.as_deref() {
-        Some(text) => Some(timestamp(
-            chrono::DateTime::parse_from_rfc3339(text)
-                .map_err(|_| ApiError::field("captured_at", "Expected an RFC 3339 time."))?
-                .into(),
-        )),
-        None => None,
-    };
-    let made = state
+) -> ApiResult<Created<ProofCreated>> {
+    let captured_at = captured_at(body.captured_at.as_deref())?;
+    state
         .sharing()
         .create_submission(sharing::CreateSubmissionRequest {
             token,
@@ -404,8 +388,17 @@ async fn create_proof(
             duration_seconds: body.duration,
         })
         .await
-        .reply()?;
-    Ok((StatusCode::CREATED, made))
+        .reply()
+}
+
+/// One of the contributor's files, named by the token that lets them send it; the service limits
+/// the calls per client address.
+fn submission(caller: Caller, token: String, submission_id: String) -> sharing::SubmissionRequest {
+    sharing::SubmissionRequest {
+        token,
+        submission_id,
+        client_ip: caller.client_ip.unwrap_or_default(),
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -442,11 +435,7 @@ async fn single_upload_url(
     ContributionToken(token): ContributionToken,
     ApiPath(submission_id): ApiPath<String>,
 ) -> ApiResult<Json<SingleUploadUrl>> {
-    let request = sharing::SubmissionRequest {
-        token,
-        submission_id,
-        client_ip: caller.client_ip.clone().unwrap_or_default(),
-    };
+    let request = submission(caller, token, submission_id);
     state
         .sharing()
         .submission_single_upload(request)
@@ -500,11 +489,7 @@ async fn start_multipart_upload(
     ContributionToken(token): ContributionToken,
     ApiPath(submission_id): ApiPath<String>,
 ) -> ApiResult<Json<MultipartStarted>> {
-    let request = sharing::SubmissionRequest {
-        token,
-        submission_id,
-        client_ip: caller.client_ip.clone().unwrap_or_default(),
-    };
+    let request = submission(caller, token, submission_id);
     state
         .sharing()
         .start_submission_multipart(request)
@@ -525,11 +510,7 @@ async fn finish_contribution_upload(
     ContributionToken(token): ContributionToken,
     ApiPath(submission_id): ApiPath<String>,
 ) -> ApiResult<Json<Contribution>> {
-    let request = sharing::SubmissionRequest {
-        token,
-        submission_id,
-        client_ip: caller.client_ip.clone().unwrap_or_default(),
-    };
+    let request = submission(caller, token, submission_id);
     state.sharing().finish_submission(request).await.reply()
 }
 

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::{Json, extract::State, http::StatusCode};
+use axum::{Json, extract::State};
 use evidentia_common::time::{rfc3339, timestamp};
 use evidentia_proto::evidence::v1 as evidence;
 use serde::{Deserialize, Serialize};
@@ -15,8 +15,8 @@ use super::AppState;
 use crate::{
     auth::User,
     error::{ApiError, ApiResult, ErrorBody},
-    extract::{ApiJson, ApiPath, ApiQuery},
-    forward::{Reply, forward},
+    extract::{ApiJson, ApiPath},
+    forward::{Created, Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -199,24 +199,15 @@ pub struct FolderFilter {
     pub pickup_folder_id: Option<String>,
 }
 
+forward! {
 /// The signed-in user's folders, newest first; with `pickup_folder_id`, the returns of that
 /// pick-up folder.
 #[utoipa::path(get, path = "/api/evidence/folders/", tag = "evidence", security(("bearer" = [])),
     params(FolderFilter),
     responses((status = 200, body = FolderList), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn list_folders(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiQuery(filter): ApiQuery<FolderFilter>,
-) -> ApiResult<Json<FolderList>> {
-    let request = evidence::ListFoldersRequest {
-        pickup_folder_id: filter.pickup_folder_id,
-    };
-    state
-        .evidence()
-        .list_folders(caller.request(request))
-        .await
-        .reply()
+fn list_folders(query: FolderFilter) -> FolderList = evidence.list_folders(|filter| {
+    evidence::ListFoldersRequest { pickup_folder_id: filter.pickup_folder_id }
+});
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -239,26 +230,18 @@ pub struct NewFolder {
     pub rental: Option<Rental>,
 }
 
+forward! {
 /// Creates a folder with the default storage period. With a `client_id` the owner already used,
 /// answers that folder (201 again) instead of making another.
 #[utoipa::path(post, path = "/api/evidence/folders/create/", tag = "evidence", security(("bearer" = [])),
     request_body = NewFolder,
     responses((status = 201, body = Folder), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
-async fn create_folder(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<NewFolder>,
-) -> ApiResult<(StatusCode, Json<Folder>)> {
-    let folder = state
-        .evidence()
-        .create_folder(caller.request(evidence::CreateFolderRequest {
-            name: body.name,
-            client_id: body.client_id,
-            rental: body.rental.map(Into::into),
-        }))
-        .await
-        .reply()?;
-    Ok((StatusCode::CREATED, folder))
+fn create_folder(body: NewFolder) -> Created<Folder> =
+    evidence.create_folder(|body| evidence::CreateFolderRequest {
+        name: body.name,
+        client_id: body.client_id,
+        rental: body.rental.map(Into::into),
+    });
 }
 
 forward! {
@@ -270,41 +253,22 @@ fn get_folder(path: String) -> Folder =
     evidence.get_folder(|folder_id| evidence::GetFolderRequest { folder_id });
 }
 
+forward! {
 /// Renames a folder (spec §5 "File name").
 #[utoipa::path(patch, path = "/api/evidence/folders/{folder_id}/rename/", tag = "evidence", security(("bearer" = [])),
     params(("folder_id" = String, Path)), request_body = NewName,
     responses((status = 200, body = Folder), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn rename_folder(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(folder_id): ApiPath<String>,
-    ApiJson(body): ApiJson<NewName>,
-) -> ApiResult<Json<Folder>> {
-    let request = evidence::RenameFolderRequest {
-        folder_id,
-        name: body.name,
-    };
-    state
-        .evidence()
-        .rename_folder(caller.request(request))
-        .await
-        .reply()
+fn rename_folder(path: String, body: NewName) -> Folder = evidence
+    .rename_folder(|folder_id, body| evidence::RenameFolderRequest { folder_id, name: body.name });
 }
 
+forward! {
 /// Deletes a folder and its files.
 #[utoipa::path(delete, path = "/api/evidence/folders/{folder_id}/delete/", tag = "evidence", security(("bearer" = [])),
     params(("folder_id" = String, Path)),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn delete_folder(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(folder_id): ApiPath<String>,
-) -> ApiResult<StatusCode> {
-    state
-        .evidence()
-        .delete_folder(caller.request(evidence::DeleteFolderRequest { folder_id }))
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+fn delete_folder(path: String) -> NoContent =
+    evidence.delete_folder(|folder_id| evidence::DeleteFolderRequest { folder_id });
 }
 
 /// An evidence item (spec §3 "File").
@@ -506,7 +470,7 @@ async fn create_item(
     User(caller): User,
     ApiPath(folder_id): ApiPath<String>,
     ApiJson(body): ApiJson<NewItem>,
-) -> ApiResult<(StatusCode, Json<CreatedItem>)> {
+) -> ApiResult<Created<CreatedItem>> {
     let media_type = match body.media_type.as_str() {
         "image" => evidence::MediaType::Image,
         "video" => evidence::MediaType::Video,
@@ -533,10 +497,10 @@ async fn create_item(
         }))
         .await
         .answer()?;
-    Ok((StatusCode::CREATED, Json(created_item(created)?)))
+    Ok(Created(created_item(created)?))
 }
 
-fn captured_at(text: Option<&str>) -> ApiResult<Option<prost_types::Timestamp>> {
+pub(crate) fn captured_at(text: Option<&str>) -> ApiResult<Option<prost_types::Timestamp>> {
     text.map(|text| {
         chrono::DateTime::parse_from_rfc3339(text)
             .map(|t| timestamp(t.with_timezone(&chrono::Utc)))
@@ -611,25 +575,16 @@ impl From<evidence::GetPartUrlsResponse> for PartUrls {
     }
 }
 
+forward! {
 /// Presigned URLs (15 minutes) for parts of a multipart upload, and the parts already done.
 #[utoipa::path(post, path = "/api/evidence/items/{item_id}/multipart-upload/part-urls/", tag = "evidence", security(("bearer" = [])),
     params(("item_id" = String, Path)), request_body = PartNumbers,
     responses((status = 200, body = PartUrls), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn part_urls(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(item_id): ApiPath<String>,
-    ApiJson(body): ApiJson<PartNumbers>,
-) -> ApiResult<Json<PartUrls>> {
-    let request = evidence::GetPartUrlsRequest {
+fn part_urls(path: String, body: PartNumbers) -> PartUrls =
+    evidence.get_part_urls(|item_id, body| evidence::GetPartUrlsRequest {
         item_id,
         part_numbers: body.part_numbers,
-    };
-    state
-        .evidence()
-        .get_part_urls(caller.request(request))
-        .await
-        .reply()
+    });
 }
 
 forward! {
@@ -651,41 +606,22 @@ fn get_item(path: String) -> Item =
     evidence.get_item(|item_id| evidence::GetItemRequest { item_id });
 }
 
+forward! {
 /// Renames a file (spec §5 "File name").
 #[utoipa::path(patch, path = "/api/evidence/items/{item_id}/rename/", tag = "evidence", security(("bearer" = [])),
     params(("item_id" = String, Path)), request_body = NewName,
     responses((status = 200, body = Item), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn rename_item(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(item_id): ApiPath<String>,
-    ApiJson(body): ApiJson<NewName>,
-) -> ApiResult<Json<Item>> {
-    let request = evidence::RenameItemRequest {
-        item_id,
-        name: body.name,
-    };
-    state
-        .evidence()
-        .rename_item(caller.request(request))
-        .await
-        .reply()
+fn rename_item(path: String, body: NewName) -> Item =
+    evidence.rename_item(|item_id, body| evidence::RenameItemRequest { item_id, name: body.name });
 }
 
+forward! {
 /// Deletes a file.
 #[utoipa::path(delete, path = "/api/evidence/items/{item_id}/delete/", tag = "evidence", security(("bearer" = [])),
     params(("item_id" = String, Path)),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn delete_item(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(item_id): ApiPath<String>,
-) -> ApiResult<StatusCode> {
-    state
-        .evidence()
-        .delete_item(caller.request(evidence::DeleteItemRequest { item_id }))
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+fn delete_item(path: String) -> NoContent =
+    evidence.delete_item(|item_id| evidence::DeleteItemRequest { item_id });
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -13,14 +13,14 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use super::{
     AppState,
     accounts::PhoneNumber,
-    payments::{StoredAccount, Transaction},
-    sharing::{CopyType, RecipientInput, SharedFolder, phone_pb, recipients_pb},
+    payments::{PayResponse, StoredAccount, Transaction},
+    sharing::{CopyType, RecipientInput, SharedFolder, copy_type, phone_pb, recipients_pb},
 };
 use crate::{
     auth::User,
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, Client, IdempotencyKey},
-    forward::{Reply, forward},
+    forward::{Created, Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -135,11 +135,7 @@ impl From<sharing::Futuregram> for Futuregram {
             situation_id: f.situation_id,
             folder_id: f.folder_id,
             folder_name: f.folder_name,
-            copy_type: if f.copy_type == sharing::CopyType::Authenticated as i32 {
-                CopyType::Authenticated
-            } else {
-                CopyType::Unauthenticated
-            },
+            copy_type: copy_type(f.copy_type),
             release_at: rfc3339(f.release_at),
             state: f.state,
             due_at: rfc3339(f.due_at),
@@ -200,7 +196,7 @@ async fn create_futuregram(
     User(caller): User,
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(body): ApiJson<FuturegramRequest>,
-) -> ApiResult<(StatusCode, Json<FuturegramCreated>)> {
+) -> ApiResult<Created<FuturegramCreated>> {
     let release_at = match body.release_at.as_deref().map(str::trim) {
         None | Some("") => None,
         Some(value) => Some(
@@ -229,15 +225,15 @@ async fn create_futuregram(
         }))
         .await
         .answer()?;
-    let payment = created.payment.unwrap_or_default();
-    Ok((
-        StatusCode::CREATED,
-        Json(FuturegramCreated {
-            futuregram: created.futuregram.unwrap_or_default().into(),
-            transaction: payment.transaction.unwrap_or_default().into(),
-            stored_account: payment.stored_account.unwrap_or_default().into(),
-        }),
-    ))
+    let PayResponse {
+        transaction,
+        stored_account,
+    } = created.payment.unwrap_or_default().into();
+    Ok(Created(FuturegramCreated {
+        futuregram: created.futuregram.unwrap_or_default().into(),
+        transaction,
+        stored_account,
+    }))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -275,26 +271,17 @@ pub struct RecipientsUpdate {
     pub recipients: Vec<RecipientInput>,
 }
 
+forward! {
 /// Replaces the recipients before the release (up to as many as were paid for).
 #[utoipa::path(put, path = "/api/sharing/futuregram/{share_id}/recipients/update/", tag = "sharing", security(("bearer" = [])),
     params(("share_id" = String, Path)), request_body = RecipientsUpdate,
     responses((status = 200, body = Futuregram), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-async fn update_futuregram_recipients(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(share_id): ApiPath<String>,
-    ApiJson(body): ApiJson<RecipientsUpdate>,
-) -> ApiResult<Json<Futuregram>> {
-    let request = sharing::UpdateFuturegramRecipientsRequest {
+fn update_futuregram_recipients(path: String, body: RecipientsUpdate) -> Futuregram =
+    sharing.update_futuregram_recipients(|share_id, body| sharing::UpdateFuturegramRecipientsRequest {
         share_id,
         recipients: recipients_pb(body.recipients),
-    };
-    state
-        .sharing()
-        .update_futuregram_recipients(caller.request(request))
-        .await
-        .reply()
+    });
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -303,27 +290,18 @@ pub struct ExecutorsUpdate {
     pub executors: Vec<ExecutorInput>,
 }
 
+forward! {
 /// Sets the executors before the release: kept ones keep their answer, removed ones' links stop
 /// working, new ones are invited.
 #[utoipa::path(put, path = "/api/sharing/futuregram/{share_id}/executors/update/", tag = "sharing", security(("bearer" = [])),
     params(("share_id" = String, Path)), request_body = ExecutorsUpdate,
     responses((status = 200, body = Futuregram), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-async fn update_futuregram_executors(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(share_id): ApiPath<String>,
-    ApiJson(body): ApiJson<ExecutorsUpdate>,
-) -> ApiResult<Json<Futuregram>> {
-    let request = sharing::UpdateFuturegramExecutorsRequest {
+fn update_futuregram_executors(path: String, body: ExecutorsUpdate) -> Futuregram =
+    sharing.update_futuregram_executors(|share_id, body| sharing::UpdateFuturegramExecutorsRequest {
         share_id,
         executors: executors_pb(body.executors),
-    };
-    state
-        .sharing()
-        .update_futuregram_executors(caller.request(request))
-        .await
-        .reply()
+    });
 }
 
 forward! {

@@ -3,7 +3,7 @@
 //! calls are ours to design (spec section 7 names only the contributor's); docs/decisions.md
 //! "Organization capture" records the rules and the role matrix.
 
-use axum::{Json, extract::State, http::StatusCode};
+use axum::extract::State;
 use evidentia_common::time::rfc3339;
 use evidentia_proto::{accounts::v1 as accounts, evidence::v1 as evidence, sharing::v1 as sharing};
 use serde::{Deserialize, Serialize};
@@ -19,8 +19,8 @@ use super::{
 use crate::{
     auth::User,
     error::{ApiResult, ErrorBody},
-    extract::{ApiJson, ApiPath, ApiQuery},
-    forward::{Reply, forward},
+    extract::ApiJson,
+    forward::{Created, Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -193,42 +193,24 @@ pub struct TemplatesQuery {
     pub archived: bool,
 }
 
+forward! {
 /// The organization's capture templates, newest first (any participant).
 #[utoipa::path(get, path = "/api/organizations/capture-templates/", tag = "organizations", security(("bearer" = [])),
     params(TemplatesQuery),
     responses((status = 200, body = CaptureTemplates), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-async fn list_capture_templates(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiQuery(query): ApiQuery<TemplatesQuery>,
-) -> ApiResult<Json<CaptureTemplates>> {
-    let request = evidence::ListTemplatesRequest {
-        archived: query.archived,
-    };
-    state
-        .evidence()
-        .list_templates(caller.request(request))
-        .await
-        .reply()
+fn list_capture_templates(query: TemplatesQuery) -> CaptureTemplates = evidence
+    .list_templates(|query| evidence::ListTemplatesRequest { archived: query.archived });
 }
 
+forward! {
 /// Creates a capture template (the organization's owner and admins; 403 for members).
 #[utoipa::path(post, path = "/api/organizations/capture-templates/create/", tag = "organizations", security(("bearer" = [])),
     request_body = TemplateRequest,
     responses((status = 201, body = CaptureTemplate), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn create_capture_template(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<TemplateRequest>,
-) -> ApiResult<(StatusCode, Json<CaptureTemplate>)> {
-    let made = state
-        .evidence()
-        .create_template(caller.request(evidence::TemplateInput::from(body)))
-        .await
-        .reply()?;
-    Ok((StatusCode::CREATED, made))
+fn create_capture_template(body: TemplateRequest) -> Created<CaptureTemplate> =
+    evidence.create_template;
 }
 
 forward! {
@@ -240,27 +222,18 @@ fn get_capture_template(path: String) -> CaptureTemplate =
     evidence.get_template(|template_id| evidence::GetTemplateRequest { template_id });
 }
 
+forward! {
 /// Replaces a template's name, description and steps, in the order given (owner and admins).
 /// Folders already made from it keep their own steps.
 #[utoipa::path(put, path = "/api/organizations/capture-templates/{template_id}/update/", tag = "organizations", security(("bearer" = [])),
     params(("template_id" = String, Path)), request_body = TemplateRequest,
     responses((status = 200, body = CaptureTemplate), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn update_capture_template(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(template_id): ApiPath<String>,
-    ApiJson(body): ApiJson<TemplateRequest>,
-) -> ApiResult<Json<CaptureTemplate>> {
-    let request = evidence::UpdateTemplateRequest {
+fn update_capture_template(path: String, body: TemplateRequest) -> CaptureTemplate =
+    evidence.update_template(|template_id, body| evidence::UpdateTemplateRequest {
         template_id,
         template: Some(body.into()),
-    };
-    state
-        .evidence()
-        .update_template(caller.request(request))
-        .await
-        .reply()
+    });
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -268,26 +241,17 @@ pub struct ArchiveRequest {
     pub archived: bool,
 }
 
+forward! {
 /// Archives a template (no new folders from it) or brings it back (owner and admins).
 #[utoipa::path(post, path = "/api/organizations/capture-templates/{template_id}/archive/", tag = "organizations", security(("bearer" = [])),
     params(("template_id" = String, Path)), request_body = ArchiveRequest,
     responses((status = 200, body = CaptureTemplate), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn archive_capture_template(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(template_id): ApiPath<String>,
-    ApiJson(body): ApiJson<ArchiveRequest>,
-) -> ApiResult<Json<CaptureTemplate>> {
-    let request = evidence::ArchiveTemplateRequest {
+fn archive_capture_template(path: String, body: ArchiveRequest) -> CaptureTemplate =
+    evidence.archive_template(|template_id, body| evidence::ArchiveTemplateRequest {
         template_id,
         archived: body.archived,
-    };
-    state
-        .evidence()
-        .archive_template(caller.request(request))
-        .await
-        .reply()
+    });
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -393,27 +357,19 @@ pub struct NewOrganizationFolder {
     pub client_id: Option<String>,
 }
 
+forward! {
 /// Opens a folder from one of the organization's templates (any participant). Its storage date
 /// is the default period; the organization's owner pays its extensions.
 #[utoipa::path(post, path = "/api/organizations/folders/create/", tag = "organizations", security(("bearer" = [])),
     request_body = NewOrganizationFolder,
     responses((status = 201, body = OrganizationFolder), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-async fn create_organization_folder(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<NewOrganizationFolder>,
-) -> ApiResult<(StatusCode, Json<OrganizationFolder>)> {
-    let made = state
-        .evidence()
-        .create_organization_folder(caller.request(evidence::CreateOrganizationFolderRequest {
-            template_id: body.template_id,
-            name: body.name,
-            client_id: body.client_id,
-        }))
-        .await
-        .reply()?;
-    Ok((StatusCode::CREATED, made))
+fn create_organization_folder(body: NewOrganizationFolder) -> Created<OrganizationFolder> =
+    evidence.create_organization_folder(|body| evidence::CreateOrganizationFolderRequest {
+        template_id: body.template_id,
+        name: body.name,
+        client_id: body.client_id,
+    });
 }
 
 forward! {
@@ -437,31 +393,22 @@ pub struct ReviewRequest {
     pub decision: Decision,
 }
 
+forward! {
 /// Accepts or declines a pending contribution (any participant). A declined file is deleted
 /// after the configured period.
 #[utoipa::path(post, path = "/api/organizations/items/{item_id}/review/", tag = "organizations", security(("bearer" = [])),
     params(("item_id" = String, Path)), request_body = ReviewRequest,
     responses((status = 200, body = Item), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-async fn review_contribution(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(item_id): ApiPath<String>,
-    ApiJson(body): ApiJson<ReviewRequest>,
-) -> ApiResult<Json<Item>> {
-    let decision = match body.decision {
-        Decision::Accepted => "accepted",
-        Decision::Declined => "declined",
-    };
-    let request = evidence::ReviewItemRequest {
+fn review_contribution(path: String, body: ReviewRequest) -> Item =
+    evidence.review_item(|item_id, body| evidence::ReviewItemRequest {
         item_id,
-        decision: decision.to_owned(),
-    };
-    state
-        .evidence()
-        .review_item(caller.request(request))
-        .await
-        .reply()
+        decision: match body.decision {
+            Decision::Accepted => "accepted",
+            Decision::Declined => "declined",
+        }
+        .to_owned(),
+    });
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -524,7 +471,7 @@ async fn create_contribution_link(
     State(state): State<AppState>,
     User(caller): User,
     ApiJson(body): ApiJson<ContributionLinkRequest>,
-) -> ApiResult<(StatusCode, Json<ContributionLink>)> {
+) -> ApiResult<Created<ContributionLink>> {
     let organization = state
         .accounts()
         .get_organization(caller.request(accounts::GetOrganizationRequest {}))
@@ -535,7 +482,7 @@ async fn create_contribution_link(
         (None, Some(phone)) => Some(sharing::recipient::Address::PhoneNumber(phone_pb(phone))),
         (None, None) => None,
     };
-    let made = state
+    state
         .sharing()
         .create_contribution_link(caller.request(sharing::CreateContributionLinkRequest {
             folder_id: body.folder_id,
@@ -545,8 +492,7 @@ async fn create_contribution_link(
             max_submissions: body.max_submissions,
         }))
         .await
-        .reply()?;
-    Ok((StatusCode::CREATED, made))
+        .reply()
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -569,24 +515,14 @@ impl From<sharing::ListContributionLinksResponse> for ContributionLinks {
     }
 }
 
+forward! {
 /// The folder's contribution links, newest first.
 #[utoipa::path(get, path = "/api/sharing/contribution-links/", tag = "organizations", security(("bearer" = [])),
     params(LinksQuery),
     responses((status = 200, body = ContributionLinks), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-async fn list_contribution_links(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiQuery(query): ApiQuery<LinksQuery>,
-) -> ApiResult<Json<ContributionLinks>> {
-    let request = sharing::ListContributionLinksRequest {
-        folder_id: query.folder_id,
-    };
-    state
-        .sharing()
-        .list_contribution_links(caller.request(request))
-        .await
-        .reply()
+fn list_contribution_links(query: LinksQuery) -> ContributionLinks = sharing
+    .list_contribution_links(|query| sharing::ListContributionLinksRequest { folder_id: query.folder_id });
 }
 
 forward! {

@@ -1,7 +1,6 @@
 //! Organizations and their participants: the caller's organization, participants and invites,
 //! joining with an invite code (open to anyone), role changes and removal.
 
-use axum::{Json, extract::State, http::StatusCode};
 use evidentia_common::time::rfc3339;
 use evidentia_proto::accounts::v1 as accounts;
 use serde::{Deserialize, Serialize};
@@ -12,12 +11,7 @@ use super::{
     AppState,
     accounts::{PhoneNumber, TokenPair},
 };
-use crate::{
-    auth::User,
-    error::{ApiResult, ErrorBody},
-    extract::{ApiJson, ApiPath, Client},
-    forward::{Reply, forward},
-};
+use crate::{error::ErrorBody, forward::forward};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -143,41 +137,26 @@ pub struct InviteRequest {
     pub role: String,
 }
 
+forward! {
 /// Sends an invite code by e-mail or SMS (owner and admin; admins invite members only).
 #[utoipa::path(post, path = "/api/accounts/organization/invites/", tag = "organizations", security(("bearer" = [])),
     request_body = InviteRequest,
     responses((status = 201, body = Invite), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 429, body = ErrorBody)))]
-async fn invite(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<InviteRequest>,
-) -> ApiResult<(StatusCode, Json<Invite>)> {
-    let invite = state
-        .accounts()
-        .invite_participant(caller.request(accounts::InviteParticipantRequest {
-            email: body.email,
-            phone_number: body.phone_number.map(Into::into),
-            role: body.role,
-        }))
-        .await
-        .reply()?;
-    Ok((StatusCode::CREATED, invite))
+fn invite(body: InviteRequest) -> Created<Invite> =
+    accounts.invite_participant(|body| accounts::InviteParticipantRequest {
+        email: body.email,
+        phone_number: body.phone_number.map(Into::into),
+        role: body.role,
+    });
 }
 
+forward! {
 /// Revokes an open invite (owner and admin).
 #[utoipa::path(delete, path = "/api/accounts/organization/invites/{id}/", tag = "organizations", security(("bearer" = [])),
     params(("id" = String, Path)),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn revoke_invite(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(id): ApiPath<String>,
-) -> ApiResult<StatusCode> {
-    state
-        .accounts()
-        .revoke_invite(caller.request(accounts::RevokeInviteRequest { id }))
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+fn revoke_invite(path: String) -> NoContent =
+    accounts.revoke_invite(|id| accounts::RevokeInviteRequest { id });
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -205,20 +184,13 @@ impl From<accounts::InvitePreview> for InvitePreview {
     }
 }
 
+forward! {
 /// What an invite code is for (open to anyone with the code).
 #[utoipa::path(get, path = "/api/accounts/organization/invites/{id}/", tag = "organizations",
     params(("id" = String, Path, description = "The invite code")),
     responses((status = 200, body = InvitePreview), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn preview_invite(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiPath(code): ApiPath<String>,
-) -> ApiResult<Json<InvitePreview>> {
-    state
-        .accounts()
-        .preview_invite(caller.request(accounts::PreviewInviteRequest { code }))
-        .await
-        .reply()
+fn preview_invite(Client, path: String) -> InvitePreview =
+    accounts.preview_invite(|code| accounts::PreviewInviteRequest { code });
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -245,30 +217,22 @@ pub struct JoinOrganizationRequest {
     pub verification_token: String,
 }
 
+forward! {
 /// Creates a participant's account from an invite code and signs it in.
 #[utoipa::path(post, path = "/api/accounts/organization/join/", tag = "organizations",
     request_body = JoinOrganizationRequest,
     responses((status = 201, body = TokenPair), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn join(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiJson(body): ApiJson<JoinOrganizationRequest>,
-) -> ApiResult<(StatusCode, Json<TokenPair>)> {
-    let pair = state
-        .accounts()
-        .join_organization(caller.request(accounts::JoinOrganizationRequest {
-            code: body.code,
-            username: body.username,
-            email: body.email,
-            phone_number: Some(body.phone_number.into()),
-            password: body.password,
-            first_name: body.first_name,
-            last_name: body.last_name,
-            verification_token: body.verification_token,
-        }))
-        .await
-        .reply()?;
-    Ok((StatusCode::CREATED, pair))
+fn join(Client, body: JoinOrganizationRequest) -> Created<TokenPair> =
+    accounts.join_organization(|body| accounts::JoinOrganizationRequest {
+        code: body.code,
+        username: body.username,
+        email: body.email,
+        phone_number: Some(body.phone_number.into()),
+        password: body.password,
+        first_name: body.first_name,
+        last_name: body.last_name,
+        verification_token: body.verification_token,
+    });
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -277,39 +241,24 @@ pub struct RoleChange {
     pub role: String,
 }
 
+forward! {
 /// Changes a participant's role (owner only).
 #[utoipa::path(patch, path = "/api/accounts/organization/participants/{user_id}/", tag = "organizations", security(("bearer" = [])),
     params(("user_id" = String, Path)),
     request_body = RoleChange,
     responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn change_role(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(user_id): ApiPath<String>,
-    ApiJson(body): ApiJson<RoleChange>,
-) -> ApiResult<StatusCode> {
-    state
-        .accounts()
-        .change_participant_role(caller.request(accounts::ChangeParticipantRoleRequest {
-            user_id,
-            role: body.role,
-        }))
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+fn change_role(path: String, body: RoleChange) -> NoContent = accounts
+    .change_participant_role(|user_id, body| accounts::ChangeParticipantRoleRequest {
+        user_id,
+        role: body.role,
+    });
 }
 
+forward! {
 /// Removes a participant (owner: anyone but themselves; admin: members); their sessions end.
 #[utoipa::path(delete, path = "/api/accounts/organization/participants/{user_id}/", tag = "organizations", security(("bearer" = [])),
     params(("user_id" = String, Path)),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn remove_participant(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiPath(user_id): ApiPath<String>,
-) -> ApiResult<StatusCode> {
-    state
-        .accounts()
-        .remove_participant(caller.request(accounts::RemoveParticipantRequest { user_id }))
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+fn remove_participant(path: String) -> NoContent =
+    accounts.remove_participant(|user_id| accounts::RemoveParticipantRequest { user_id });
 }

@@ -215,24 +215,16 @@ impl From<PaymentMethodRef> for payments::PaymentMethodRef {
     }
 }
 
+forward! {
 /// Add-card step 3: registers the card the browser created at Stripe and answers its
 /// fingerprint (the client compares it with the saved cards: spec §4 duplicates).
 #[utoipa::path(post, path = "/api/payments/payment-method/register/", tag = "payments", security(("bearer" = [])),
     request_body = PaymentMethodRef,
     responses((status = 200, body = RegisteredPaymentMethod), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn register_payment_method(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<PaymentMethodRef>,
-) -> ApiResult<Json<RegisteredPaymentMethod>> {
-    let request = payments::RegisterPaymentMethodRequest {
+fn register_payment_method(body: PaymentMethodRef) -> RegisteredPaymentMethod =
+    payments.register_payment_method(|body| payments::RegisterPaymentMethodRequest {
         payment_method_id: body.payment_method_id,
-    };
-    state
-        .payments()
-        .register_payment_method(caller.request(request))
-        .await
-        .reply()
+    });
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -255,23 +247,15 @@ impl From<payments::SetupIntent> for SetupIntent {
     }
 }
 
+forward! {
 /// Add-card step 5: a SetupIntent for the registered card, confirmed in the browser.
 #[utoipa::path(post, path = "/api/payments/stripe-setup-intent/create/", tag = "payments", security(("bearer" = [])),
     request_body = SetupIntentRequest,
     responses((status = 200, body = SetupIntent), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn create_setup_intent(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<SetupIntentRequest>,
-) -> ApiResult<Json<SetupIntent>> {
-    let request = payments::CreateSetupIntentRequest {
+fn create_setup_intent(body: SetupIntentRequest) -> SetupIntent =
+    payments.create_setup_intent(|body| payments::CreateSetupIntentRequest {
         stripe_customer_id: body.stripe_customer_id,
-    };
-    state
-        .payments()
-        .create_setup_intent(caller.request(request))
-        .await
-        .reply()
+    });
 }
 
 forward! {
@@ -544,6 +528,15 @@ pub struct PayResponse {
     pub stored_account: StoredAccount,
 }
 
+impl From<payments::PayResponse> for PayResponse {
+    fn from(paid: payments::PayResponse) -> Self {
+        Self {
+            transaction: paid.transaction.unwrap_or_default().into(),
+            stored_account: paid.stored_account.unwrap_or_default().into(),
+        }
+    }
+}
+
 /// An organization folder's storage is its owner's: participants reach it but do not pay for it.
 pub const OWNER_PAYS_MESSAGE: &str =
     "Only the organization's owner can extend this folder's storage date.";
@@ -586,7 +579,7 @@ async fn pay(
     ApiJson(body): ApiJson<PayRequest>,
 ) -> ApiResult<Json<PayResponse>> {
     let folder = folder_snapshot(&state, &caller, body.folder_id).await?;
-    let answer = state
+    state
         .payments()
         .pay(caller.request(payments::PayRequest {
             kind: body.kind,
@@ -597,11 +590,7 @@ async fn pay(
             share: None,
         }))
         .await
-        .answer()?;
-    Ok(Json(PayResponse {
-        transaction: answer.transaction.unwrap_or_default().into(),
-        stored_account: answer.stored_account.unwrap_or_default().into(),
-    }))
+        .reply()
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -85,23 +85,16 @@ pub struct NamesUpdate {
     pub last_name: String,
 }
 
+forward! {
 /// Changes the first and last names (spec §5 "Name").
 #[utoipa::path(patch, path = "/api/accounts/first-last-names/update/", tag = "accounts", security(("bearer" = [])),
     request_body = NamesUpdate,
     responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
-async fn update_names(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<NamesUpdate>,
-) -> ApiResult<StatusCode> {
-    state
-        .accounts()
-        .update_names(caller.request(accounts::UpdateNamesRequest {
-            first_name: body.first_name,
-            last_name: body.last_name,
-        }))
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+fn update_names(body: NamesUpdate) -> NoContent =
+    accounts.update_names(|body| accounts::UpdateNamesRequest {
+        first_name: body.first_name,
+        last_name: body.last_name,
+    });
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -111,23 +104,16 @@ pub struct UsernameChange {
     pub password_token: String,
 }
 
+forward! {
 /// Changes the username (needs a password token).
 #[utoipa::path(patch, path = "/api/accounts/username/change/", tag = "accounts", security(("bearer" = [])),
     request_body = UsernameChange,
     responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
-async fn change_username(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<UsernameChange>,
-) -> ApiResult<StatusCode> {
-    state
-        .accounts()
-        .change_username(caller.request(accounts::ChangeUsernameRequest {
-            new_username: body.new_username,
-            password_token: body.password_token,
-        }))
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+fn change_username(body: UsernameChange) -> NoContent =
+    accounts.change_username(|body| accounts::ChangeUsernameRequest {
+        new_username: body.new_username,
+        password_token: body.password_token,
+    });
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -216,20 +202,12 @@ async fn change_phone(
     Ok(change_answer(change))
 }
 
+forward! {
 /// Changes the address (spec §5 "Address").
 #[utoipa::path(patch, path = "/api/accounts/address/change/", tag = "accounts", security(("bearer" = [])),
     request_body = Address,
     responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
-async fn change_address(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<Address>,
-) -> ApiResult<StatusCode> {
-    state
-        .accounts()
-        .change_address(caller.request(body.into()))
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+fn change_address(body: Address) -> NoContent = accounts.change_address;
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -238,22 +216,15 @@ pub struct CommunicationMethodChange {
     pub communication_method: String,
 }
 
+forward! {
 /// Chooses how codes reach the user.
 #[utoipa::path(post, path = "/api/accounts/communication-method/change/", tag = "accounts", security(("bearer" = [])),
     request_body = CommunicationMethodChange,
     responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
-async fn change_communication_method(
-    State(state): State<AppState>,
-    User(caller): User,
-    ApiJson(body): ApiJson<CommunicationMethodChange>,
-) -> ApiResult<StatusCode> {
-    state
-        .accounts()
-        .change_communication_method(caller.request(accounts::ChangeCommunicationMethodRequest {
-            communication_method: body.communication_method,
-        }))
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+fn change_communication_method(body: CommunicationMethodChange) -> NoContent = accounts
+    .change_communication_method(|body| accounts::ChangeCommunicationMethodRequest {
+        communication_method: body.communication_method,
+    });
 }
 
 /// The history's query parameters; all optional. Numbers arrive as text so that a bad one is a

@@ -6,7 +6,7 @@
 use axum::{
     Json,
     extract::{FromRequestParts, State},
-    http::{StatusCode, request::Parts},
+    http::request::Parts,
 };
 use evidentia_common::time::rfc3339;
 use evidentia_proto::sharing::v1 as sharing;
@@ -21,13 +21,13 @@ use super::{
         ContributionContents, ContributionDetails, ContributionToken, contributor_folder,
         details as contribution_details,
     },
-    payments::{StoredAccount, Transaction},
+    payments::{PayResponse, StoredAccount, Transaction},
 };
 use crate::{
     auth::{MaybeUser, User},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, ApiQuery, Client, IdempotencyKey},
-    forward::{Reply, forward},
+    forward::{Created, NoContent, Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -82,7 +82,7 @@ impl From<CopyType> for i32 {
     }
 }
 
-fn copy_type(value: i32) -> CopyType {
+pub fn copy_type(value: i32) -> CopyType {
     if value == sharing::CopyType::Authenticated as i32 {
         CopyType::Authenticated
     } else {
@@ -224,7 +224,7 @@ async fn share_folder(
     ApiPath(folder_id): ApiPath<String>,
     IdempotencyKey(key): IdempotencyKey,
     ApiJson(body): ApiJson<ShareRequest>,
-) -> ApiResult<(StatusCode, Json<ShareCreated>)> {
+) -> ApiResult<Created<ShareCreated>> {
     let recipients = recipients_pb(body.recipients);
     let created = state
         .sharing()
@@ -238,15 +238,15 @@ async fn share_folder(
         }))
         .await
         .answer()?;
-    let payment = created.payment.unwrap_or_default();
-    Ok((
-        StatusCode::CREATED,
-        Json(ShareCreated {
-            share: created.share.unwrap_or_default().into(),
-            transaction: payment.transaction.unwrap_or_default().into(),
-            stored_account: payment.stored_account.unwrap_or_default().into(),
-        }),
-    ))
+    let PayResponse {
+        transaction,
+        stored_account,
+    } = created.payment.unwrap_or_default().into();
+    Ok(Created(ShareCreated {
+        share: created.share.unwrap_or_default().into(),
+        transaction,
+        stored_account,
+    }))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -556,25 +556,16 @@ impl From<sharing::AccessGranted> for AccessGranted {
     }
 }
 
+forward! {
 /// Checks the code: single use, 10 minutes, 5 tries. Answers the access token.
 #[utoipa::path(post, path = "/api/sharing/code/{code_id}/check/", tag = "sharing",
     params(("code_id" = String, Path)), request_body = CheckCodeRequest,
     responses((status = 200, body = AccessGranted), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn check_access_code(
-    State(state): State<AppState>,
-    Client(caller): Client,
-    ApiPath(code_id): ApiPath<String>,
-    ApiJson(body): ApiJson<CheckCodeRequest>,
-) -> ApiResult<Json<AccessGranted>> {
-    let request = sharing::CheckAccessCodeRequest {
+fn check_access_code(Client, path: String, body: CheckCodeRequest) -> AccessGranted =
+    sharing.check_access_code(|code_id, body| sharing::CheckAccessCodeRequest {
         code_id,
         confirmation_code: body.confirmation_code,
-    };
-    state
-        .sharing()
-        .check_access_code(caller.request(request))
-        .await
-        .reply()
+    });
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -724,7 +715,7 @@ async fn copy_event(
     ApiPath(copy_id): ApiPath<String>,
     ApiQuery(query): ApiQuery<CopyEventQuery>,
     ApiJson(body): ApiJson<CopyEventRequest>,
-) -> ApiResult<StatusCode> {
+) -> ApiResult<NoContent> {
     let futuregram_token = query.futuregram.unwrap_or_default();
     let link = query.link.unwrap_or_default();
     let token = if link.is_empty() && futuregram_token.is_empty() {
@@ -741,8 +732,8 @@ async fn copy_event(
             kind: body.kind,
             futuregram_token,
         })
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+        .await
+        .reply()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
