@@ -113,25 +113,43 @@ pub(crate) fn caller_from(parts: &Parts) -> Caller {
     }
 }
 
-/// The `Idempotency-Key` header of a money-moving call, passed on as it came (empty when absent:
-/// the service that moves the money says it is required, in the API's error shape).
-#[derive(Debug, Clone, Default)]
-pub struct IdempotencyKey(pub String);
+/// A header's text, trimmed; empty when absent or not text.
+pub fn header_text(parts: &Parts, name: &str) -> String {
+    parts
+        .headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
+}
 
-impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
-    type Rejection = std::convert::Infallible;
+/// An extractor of one header passed on as it came ([`header_text`]): never refused here, as
+/// the service it goes to says in the API's error shape when it is missing or wrong.
+macro_rules! header_extractor {
+    ($(#[$attr:meta])* $name:ident = $header:literal) => {
+        $(#[$attr])*
+        #[derive(Debug, Clone, Default)]
+        pub struct $name(pub String);
 
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        Ok(Self(
-            parts
-                .headers
-                .get("idempotency-key")
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or_default()
-                .trim()
-                .to_owned(),
-        ))
-    }
+        impl<S: Send + Sync> axum::extract::FromRequestParts<S> for $name {
+            type Rejection = std::convert::Infallible;
+
+            async fn from_request_parts(
+                parts: &mut axum::http::request::Parts,
+                _state: &S,
+            ) -> Result<Self, Self::Rejection> {
+                Ok(Self($crate::extract::header_text(parts, $header)))
+            }
+        }
+    };
+}
+pub(crate) use header_extractor;
+
+header_extractor! {
+    /// The `Idempotency-Key` header of a money-moving call (the service that moves the money
+    /// says it is required).
+    IdempotencyKey = "idempotency-key"
 }
 
 /// A query string; a malformed one (a repeated or unknown-typed parameter) is a 400 in the API's

@@ -5,9 +5,9 @@ use evidentia_common::time::rfc3339;
 use evidentia_proto::{accounts::v1 as accounts, payments::v1 as payments};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
-use super::AppState;
+use super::{AppState, area};
 use crate::{
     auth::User,
     error::{ApiResult, ErrorBody},
@@ -15,15 +15,16 @@ use crate::{
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(verify_availability))
-        .routes(routes!(send_code))
-        .routes(routes!(verify_code))
-        .routes(routes!(create))
-        .routes(routes!(login))
-        .routes(routes!(refresh))
-        .routes(routes!(logout))
-        .routes(routes!(me))
+    area![
+        verify_availability,
+        send_code,
+        verify_code,
+        create,
+        login,
+        refresh,
+        logout,
+        me
+    ]
 }
 
 /// A phone number with its country calling code.

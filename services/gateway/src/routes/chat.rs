@@ -12,13 +12,13 @@ use evidentia_common::time::rfc3339;
 use evidentia_proto::sharing::v1 as sharing;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
-use super::{AppState, sharing::FolderToken};
+use super::{AppState, area, sharing::FolderToken};
 use crate::{
     auth::{MaybeUser, Sessions, User},
     error::{ApiError, ApiResult, ErrorBody},
-    extract::{ApiJson, ApiPath, ApiQuery, Client, caller_from},
+    extract::{ApiJson, ApiPath, ApiQuery, Client, caller_from, header_text},
     forward::{Created, Reply, forward},
 };
 
@@ -35,12 +35,7 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let token = parts
-            .headers
-            .get("x-folder-token")
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| !v.trim().is_empty());
-        if token {
+        if !header_text(parts, "x-folder-token").is_empty() {
             Ok(Self(caller_from(parts)))
         } else {
             MaybeUser::from_request_parts(parts, state)
@@ -51,12 +46,13 @@ where
 }
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(get_chat))
-        .routes(routes!(post_message))
-        .routes(routes!(post_message_anonymous))
-        .routes(routes!(archive_chat))
-        .routes(routes!(list_chats))
+    area![
+        get_chat,
+        post_message,
+        post_message_anonymous,
+        archive_chat,
+        list_chats
+    ]
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -4,53 +4,36 @@
 //! their own files only. The upload calls are the spec's `sharing/anonymous/proofs/...`; the
 //! verification calls are ours.
 
-use axum::{
-    Json,
-    extract::{FromRequestParts, State},
-    http::{StatusCode, request::Parts},
-};
+use axum::{Json, extract::State, http::StatusCode};
 use evidentia_common::{grpc::Caller, time::rfc3339};
 use evidentia_proto::sharing::v1 as sharing;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
-use super::{AppState, evidence::captured_at, org_capture::MediaKind};
+use super::{AppState, area, evidence::captured_at, org_capture::MediaKind};
 use crate::{
     error::{ApiError, ApiResult, ErrorBody},
-    extract::{ApiJson, ApiPath, Client},
+    extract::{ApiJson, ApiPath, Client, header_extractor},
     forward::{Created, Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(send_contributor_code))
-        .routes(routes!(check_contributor_code))
-        .routes(routes!(contribution_step))
-        .routes(routes!(create_proof))
-        .routes(routes!(single_upload_url))
-        .routes(routes!(start_multipart_upload))
-        .routes(routes!(finish_contribution_upload))
-        .routes(routes!(update_proof))
+    area![
+        send_contributor_code,
+        check_contributor_code,
+        contribution_step,
+        create_proof,
+        single_upload_url,
+        start_multipart_upload,
+        finish_contribution_upload,
+        update_proof
+    ]
 }
 
-/// The contributor's token (`X-Contribution-Token`), empty when absent.
-#[derive(Debug, Clone, Default)]
-pub struct ContributionToken(pub String);
-
-impl<S: Send + Sync> FromRequestParts<S> for ContributionToken {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        Ok(Self(
-            parts
-                .headers
-                .get("x-contribution-token")
-                .and_then(|v| v.to_str().ok())
-                .map(|v| v.trim().to_owned())
-                .unwrap_or_default(),
-        ))
-    }
+header_extractor! {
+    /// The contributor's token (`X-Contribution-Token`), empty when absent.
+    ContributionToken = "x-contribution-token"
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

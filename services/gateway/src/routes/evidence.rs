@@ -9,9 +9,9 @@ use evidentia_common::time::{rfc3339, timestamp};
 use evidentia_proto::evidence::v1 as evidence;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
-use super::AppState;
+use super::{AppState, area};
 use crate::{
     auth::User,
     error::{ApiError, ApiResult, ErrorBody},
@@ -20,22 +20,23 @@ use crate::{
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(storage_usage))
-        .routes(routes!(list_folders))
-        .routes(routes!(create_folder))
-        .routes(routes!(get_folder))
-        .routes(routes!(rename_folder))
-        .routes(routes!(delete_folder))
-        .routes(routes!(list_items))
-        .routes(routes!(create_item))
-        .routes(routes!(part_urls))
-        .routes(routes!(finish_upload))
-        .routes(routes!(get_item))
-        .routes(routes!(rename_item))
-        .routes(routes!(delete_item))
-        .routes(routes!(download_item))
-        .routes(routes!(retake_item))
+    area![
+        storage_usage,
+        list_folders,
+        create_folder,
+        get_folder,
+        rename_folder,
+        delete_folder,
+        list_items,
+        create_item,
+        part_urls,
+        finish_upload,
+        get_item,
+        rename_item,
+        delete_item,
+        download_item,
+        retake_item
+    ]
 }
 
 #[derive(Debug, Serialize, ToSchema)]

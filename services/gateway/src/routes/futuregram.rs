@@ -8,11 +8,12 @@ use evidentia_common::time::{rfc3339, timestamp};
 use evidentia_proto::sharing::v1 as sharing;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
 use super::{
     AppState,
     accounts::PhoneNumber,
+    area,
     payments::{PayResponse, StoredAccount, Transaction},
     sharing::{CopyType, RecipientInput, SharedFolder, copy_type, phone_pb, recipients_pb},
 };
@@ -24,15 +25,16 @@ use crate::{
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(create_futuregram))
-        .routes(routes!(situation_futuregrams))
-        .routes(routes!(update_futuregram_recipients))
-        .routes(routes!(update_futuregram_executors))
-        .routes(routes!(cancel_futuregram_release))
-        .routes(routes!(respond_as_executor))
-        .routes(routes!(view_futuregram))
-        .routes(routes!(refresh_futuregram_link))
+    area![
+        create_futuregram,
+        situation_futuregrams,
+        update_futuregram_recipients,
+        update_futuregram_executors,
+        cancel_futuregram_release,
+        respond_as_executor,
+        view_futuregram,
+        refresh_futuregram_link
+    ]
 }
 
 /// An executor: the e-mail address their invitation goes to (and their answers must give),

@@ -10,9 +10,9 @@ use tonic_health::pb::{
     HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
 };
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
-use super::AppState;
+use super::{AppState, area};
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
@@ -24,9 +24,7 @@ pub struct Health {
 }
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(ready))
-        .routes(routes!(live))
+    area![ready, live]
 }
 
 /// Ready when every service answers its gRPC health check with SERVING and Redis answers.

@@ -23,6 +23,17 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::{auth::Sessions, clients::Clients, config::Config};
 
+/// An area's routes, each handler with its OpenAPI description; handlers of one path with
+/// different methods are joined by `|` (`revoke_invite | preview_invite`), as utoipa-axum
+/// registers a path once.
+macro_rules! area {
+    ($($($handler:ident)|+),* $(,)?) => {
+        utoipa_axum::router::OpenApiRouter::new()
+            $(.routes(utoipa_axum::routes!($($handler),+)))*
+    };
+}
+pub(crate) use area;
+
 #[derive(Clone)]
 pub struct AppState {
     pub clients: Clients,

@@ -8,11 +8,12 @@ use evidentia_common::time::rfc3339;
 use evidentia_proto::{accounts::v1 as accounts, evidence::v1 as evidence, sharing::v1 as sharing};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
 use super::{
     AppState,
     accounts::PhoneNumber,
+    area,
     evidence::{Folder, Item},
     sharing::phone_pb,
 };
@@ -24,19 +25,20 @@ use crate::{
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(list_capture_templates))
-        .routes(routes!(create_capture_template))
-        .routes(routes!(get_capture_template))
-        .routes(routes!(update_capture_template))
-        .routes(routes!(archive_capture_template))
-        .routes(routes!(list_organization_folders))
-        .routes(routes!(create_organization_folder))
-        .routes(routes!(get_organization_folder))
-        .routes(routes!(review_contribution))
-        .routes(routes!(create_contribution_link))
-        .routes(routes!(list_contribution_links))
-        .routes(routes!(revoke_contribution_link))
+    area![
+        list_capture_templates,
+        create_capture_template,
+        get_capture_template,
+        update_capture_template,
+        archive_capture_template,
+        list_organization_folders,
+        create_organization_folder,
+        get_organization_folder,
+        review_contribution,
+        create_contribution_link,
+        list_contribution_links,
+        revoke_contribution_link
+    ]
 }
 
 /// What a step accepts.

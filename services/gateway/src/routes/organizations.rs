@@ -5,22 +5,24 @@ use evidentia_common::time::rfc3339;
 use evidentia_proto::accounts::v1 as accounts;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
 use super::{
     AppState,
     accounts::{PhoneNumber, TokenPair},
+    area,
 };
 use crate::{error::ErrorBody, forward::forward};
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(organization))
-        .routes(routes!(participants))
-        .routes(routes!(invite))
-        .routes(routes!(revoke_invite, preview_invite))
-        .routes(routes!(join))
-        .routes(routes!(change_role, remove_participant))
+    area![
+        organization,
+        participants,
+        invite,
+        revoke_invite | preview_invite,
+        join,
+        change_role | remove_participant
+    ]
 }
 
 #[derive(Debug, Serialize, ToSchema)]

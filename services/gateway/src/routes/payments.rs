@@ -15,9 +15,9 @@ use evidentia_proto::{
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
-use super::AppState;
+use super::{AppState, area};
 use crate::{
     auth::User,
     error::{ApiError, ApiResult, ErrorBody},
@@ -26,28 +26,29 @@ use crate::{
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(payments_config))
-        .routes(routes!(create_stripe_customer))
-        .routes(routes!(update_customer_name))
-        .routes(routes!(register_payment_method))
-        .routes(routes!(create_setup_intent))
-        .routes(routes!(list_payment_methods))
-        .routes(routes!(get_payment_method))
-        .routes(routes!(set_default_payment_method))
-        .routes(routes!(remove_payment_method))
-        .routes(routes!(get_stored_account))
-        .routes(routes!(update_stored_account))
-        .routes(routes!(delete_stored_account))
-        .routes(routes!(get_wallet))
-        .routes(routes!(create_payment_intent))
-        .routes(routes!(pay))
-        .routes(routes!(list_transactions))
-        .routes(routes!(get_transaction))
-        .routes(routes!(pricing))
-        .routes(routes!(storage_price))
-        .routes(routes!(sharing_price))
-        .routes(routes!(stripe_webhook))
+    area![
+        payments_config,
+        create_stripe_customer,
+        update_customer_name,
+        register_payment_method,
+        create_setup_intent,
+        list_payment_methods,
+        get_payment_method,
+        set_default_payment_method,
+        remove_payment_method,
+        get_stored_account,
+        update_stored_account,
+        delete_stored_account,
+        get_wallet,
+        create_payment_intent,
+        pay,
+        list_transactions,
+        get_transaction,
+        pricing,
+        storage_price,
+        sharing_price,
+        stripe_webhook
+    ]
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -12,11 +12,12 @@ use evidentia_common::time::rfc3339;
 use evidentia_proto::accounts::v1 as accounts;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
 use super::{
     AppState,
     accounts::{Address, PhoneNumber, TokenPair},
+    area,
 };
 use crate::{
     auth::User,
@@ -26,18 +27,19 @@ use crate::{
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(password_verify))
-        .routes(routes!(update_names))
-        .routes(routes!(change_username))
-        .routes(routes!(change_email))
-        .routes(routes!(change_phone))
-        .routes(routes!(change_address))
-        .routes(routes!(change_communication_method))
-        .routes(routes!(history))
-        .routes(routes!(delete_reasons))
-        .routes(routes!(delete))
-        .routes(routes!(recover))
+    area![
+        password_verify,
+        update_names,
+        change_username,
+        change_email,
+        change_phone,
+        change_address,
+        change_communication_method,
+        history,
+        delete_reasons,
+        delete,
+        recover
+    ]
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -5,11 +5,12 @@ use axum::{Json, extract::State};
 use evidentia_proto::accounts::v1 as accounts;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
 use super::{
     AppState,
     accounts::{PhoneNumber, TokenPair},
+    area,
 };
 use crate::{
     auth::MaybeUser,
@@ -19,12 +20,13 @@ use crate::{
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(phone_verify))
-        .routes(routes!(username_has_phone))
-        .routes(routes!(username_by_email))
-        .routes(routes!(username_by_phone))
-        .routes(routes!(password_reset))
+    area![
+        phone_verify,
+        username_has_phone,
+        username_by_email,
+        username_by_phone,
+        password_reset
+    ]
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

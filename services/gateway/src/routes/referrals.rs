@@ -4,9 +4,9 @@ use axum::{Json, extract::State};
 use evidentia_proto::referrals::v1 as referrals;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
-use super::AppState;
+use super::{AppState, area};
 use crate::{
     auth::User,
     error::{ApiResult, ErrorBody},
@@ -15,9 +15,7 @@ use crate::{
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(referral_info))
-        .routes(routes!(check_promo_code))
+    area![referral_info, check_promo_code]
 }
 
 #[derive(Debug, Serialize, ToSchema)]

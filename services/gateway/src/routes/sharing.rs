@@ -3,20 +3,17 @@
 //! verification. docs/decisions.md "Sharing" records what each documented call means here.
 //! Recipients present their access token in the `X-Folder-Token` header, never as a bearer.
 
-use axum::{
-    Json,
-    extract::{FromRequestParts, State},
-    http::request::Parts,
-};
+use axum::{Json, extract::State};
 use evidentia_common::time::rfc3339;
 use evidentia_proto::sharing::v1 as sharing;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
 use super::{
     AppState,
     accounts::PhoneNumber,
+    area,
     contribution::{
         ContributionContents, ContributionDetails, ContributionToken, contributor_folder,
         details as contribution_details,
@@ -25,45 +22,32 @@ use super::{
 };
 use crate::{
     auth::{MaybeUser, User},
-    error::{ApiError, ApiResult, ErrorBody},
-    extract::{ApiJson, ApiPath, ApiQuery, Client, IdempotencyKey},
+    error::{ApiResult, ErrorBody},
+    extract::{ApiJson, ApiPath, ApiQuery, Client, IdempotencyKey, header_extractor},
     forward::{Created, NoContent, Reply, forward},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(share_folder))
-        .routes(routes!(folder_details))
-        .routes(routes!(folder_contents))
-        .routes(routes!(authenticate_folder))
-        .routes(routes!(revoke_share))
-        .routes(routes!(create_url))
-        .routes(routes!(send_access_code))
-        .routes(routes!(check_access_code))
-        .routes(routes!(view_authenticated))
-        .routes(routes!(view_unauthenticated))
-        .routes(routes!(copy_event))
-        .routes(routes!(verify_number))
-        .routes(routes!(verify_file))
+    area![
+        share_folder,
+        folder_details,
+        folder_contents,
+        authenticate_folder,
+        revoke_share,
+        create_url,
+        send_access_code,
+        check_access_code,
+        view_authenticated,
+        view_unauthenticated,
+        copy_event,
+        verify_number,
+        verify_file
+    ]
 }
 
-/// The recipient's access token (`X-Folder-Token`), empty when absent.
-#[derive(Debug, Clone, Default)]
-pub struct FolderToken(pub String);
-
-impl<S: Send + Sync> FromRequestParts<S> for FolderToken {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        Ok(Self(
-            parts
-                .headers
-                .get("x-folder-token")
-                .and_then(|v| v.to_str().ok())
-                .map(|v| v.trim().to_owned())
-                .unwrap_or_default(),
-        ))
-    }
+header_extractor! {
+    /// The recipient's access token (`X-Folder-Token`), empty when absent.
+    FolderToken = "x-folder-token"
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema, PartialEq, Eq)]

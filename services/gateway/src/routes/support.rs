@@ -5,16 +5,16 @@ use axum::{Json, extract::State, http::StatusCode};
 use evidentia_proto::accounts::v1 as accounts;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
-use super::AppState;
+use super::{AppState, area};
 use crate::{
     error::{ApiResult, ErrorBody},
     extract::{ApiJson, Client},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(contact))
+    area![contact]
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
