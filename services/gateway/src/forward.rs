@@ -110,7 +110,8 @@ impl<T> Reply<T> for Result<tonic::Response<T>, tonic::Status> {
 ///
 /// The inputs, in this order, each optional: `Client` first for a route open to anyone (sign-up,
 /// sign-in, recovery: no token is asked for and the request carries only where it came from,
-/// `extract::Client`), else the caller must be signed in (`auth::User`); then `path: P`,
+/// `extract::Client`), or `MaybeUser` for one open to anyone that means more to a signed-in user
+/// (`auth::MaybeUser`), else the caller must be signed in (`auth::User`); then `path: P`,
 /// `query: Q` or `body: B` (`ApiPath`, `ApiQuery`, `ApiJson`), or `path: P, body: B`.
 ///
 /// `make` turns the inputs into the RPC's request: a closure taking them in order
@@ -132,6 +133,9 @@ macro_rules! forward {
     };
     (@who $attrs:tt $name:ident $answer:tt (Client $(, $($input:tt)*)?) $($call:tt)+) => {
         $crate::forward::forward!(@input $attrs $name [$crate::extract::Client] $answer ($($($input)*)?) $($call)+);
+    };
+    (@who $attrs:tt $name:ident $answer:tt (MaybeUser $(, $($input:tt)*)?) $($call:tt)+) => {
+        $crate::forward::forward!(@input $attrs $name [$crate::auth::MaybeUser] $answer ($($($input)*)?) $($call)+);
     };
     (@who $attrs:tt $name:ident $answer:tt ($($input:tt)*) $($call:tt)+) => {
         $crate::forward::forward!(@input $attrs $name [$crate::auth::User] $answer ($($input)*) $($call)+);

@@ -1,7 +1,6 @@
 //! Recovery (spec §7 "Accounts"), open to anyone: phone and username checks, the username sent by
 //! e-mail or SMS, and a new password from a code (or, signed in, from a password token).
 
-use axum::{Json, extract::State};
 use evidentia_proto::accounts::v1 as accounts;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -12,12 +11,7 @@ use super::{
     accounts::{PhoneNumber, TokenPair},
     area,
 };
-use crate::{
-    auth::MaybeUser,
-    error::{ApiResult, ErrorBody},
-    extract::ApiJson,
-    forward::{Reply, forward},
-};
+use crate::{error::ErrorBody, forward::forward};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     area![
@@ -183,24 +177,16 @@ pub struct PasswordResetRequest {
     pub password_token: String,
 }
 
+forward! {
 /// Sets a new password; every other session ends and a new one starts for this device.
 #[utoipa::path(post, path = "/api/accounts/password/reset/", tag = "accounts", security((), ("bearer" = [])),
     request_body = PasswordResetRequest,
     responses((status = 200, body = TokenPair), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
-async fn password_reset(
-    State(state): State<AppState>,
-    MaybeUser(caller): MaybeUser,
-    ApiJson(body): ApiJson<PasswordResetRequest>,
-) -> ApiResult<Json<TokenPair>> {
-    let request = accounts::ResetPasswordRequest {
+fn password_reset(MaybeUser, body: PasswordResetRequest) -> TokenPair =
+    accounts.reset_password(|body| accounts::ResetPasswordRequest {
         new_password: body.new_password,
         username: body.username,
         verification_token: body.verification_token,
         password_token: body.password_token,
-    };
-    state
-        .accounts()
-        .reset_password(caller.request(request))
-        .await
-        .reply()
+    });
 }
