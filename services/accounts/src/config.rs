@@ -2,7 +2,9 @@
 
 use evidentia_common::{
     auth::LOCAL_JWT_SECRET,
-    config::{ConfigError, SecretString, ServiceConfig, env_or, secret_or, signing_secret},
+    config::{
+        ConfigError, Configuration, SecretString, ServiceConfig, env_or, secret_or, signing_secret,
+    },
     ratelimit::Backoff,
     sms::SmsConfig,
 };
@@ -80,8 +82,12 @@ impl Limits {
     }
 }
 
-impl Config {
-    pub fn from_env() -> Result<Self, ConfigError> {
+impl Configuration for Config {
+    fn service(&self) -> &ServiceConfig {
+        &self.service
+    }
+
+    fn from_env() -> Result<Self, ConfigError> {
         Ok(Self {
             service: ServiceConfig::from_env("accounts", 50051)?,
             smtp_url: secret_or("SMTP_URL", "smtp://127.0.0.1:1025")?,

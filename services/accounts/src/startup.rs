@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use evidentia_common::{
-    config::ServiceConfig,
     grpc, ratelimit,
     service::{Infrastructure, Service},
 };
@@ -27,19 +26,8 @@ pub struct AccountsService;
 
 impl Service for AccountsService {
     const NAME: &'static str = "accounts";
+    const MIGRATIONS: &'static Migrator = &MIGRATIONS;
     type Config = Config;
-
-    fn config() -> anyhow::Result<Config> {
-        Ok(Config::from_env()?)
-    }
-
-    fn common(config: &Config) -> &ServiceConfig {
-        &config.service
-    }
-
-    fn migrations() -> &'static Migrator {
-        &MIGRATIONS
-    }
 
     async fn run(
         config: Config,
@@ -60,7 +48,7 @@ pub async fn run_with(
     listener: tokio::net::TcpListener,
     shutdown: CancellationToken,
 ) -> anyhow::Result<()> {
-    let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
+    let mut infra = Infrastructure::start::<AccountsService>(&config, &shutdown).await?;
     infra.tasks.spawn(deletion::run_purger(
         infra.pool.clone(),
         std::time::Duration::from_secs(config.purge_interval_seconds),

@@ -111,6 +111,15 @@ pub struct AmqpConfig {
     pub transient: bool,
 }
 
+/// A domain service's whole configuration: read from the environment at start-up, holding the
+/// settings every service has.
+pub trait Configuration: Sized + Send + 'static {
+    /// Reads the configuration; a bad value names its variable.
+    fn from_env() -> Result<Self, ConfigError>;
+    /// The settings every service has.
+    fn service(&self) -> &ServiceConfig;
+}
+
 impl ServiceConfig {
     pub fn from_env(
         service_name: &'static str,

@@ -23,16 +23,19 @@ use tokio_util::sync::CancellationToken;
 
 use crate::grpc::Router;
 
-use crate::{config::ServiceConfig, consumer::Consumers, db, grpc, outbox, shutdown, telemetry};
+use crate::{
+    config::{AmqpConfig, Configuration},
+    consumer::Consumers,
+    db, grpc, outbox, shutdown, telemetry,
+};
 
 /// What a domain service tells the shared entry point about itself.
 pub trait Service {
     const NAME: &'static str;
-    type Config: Send + 'static;
+    /// Its database's migrations (`sqlx::migrate!("./migrations")`).
+    const MIGRATIONS: &'static Migrator;
+    type Config: Configuration;
 
-    fn config() -> anyhow::Result<Self::Config>;
-    fn common(config: &Self::Config) -> &ServiceConfig;
-    fn migrations() -> &'static Migrator;
     /// Builds the whole service on an already-bound listener and runs it until `shutdown`.
     fn run(
         config: Self::Config,
@@ -49,11 +52,11 @@ pub fn main<S: Service>() -> anyhow::Result<()> {
         .build()?;
     runtime.block_on(async {
         let _telemetry = telemetry::init(S::NAME)?;
-        let config = S::config()?;
-        let common = S::common(&config);
+        let config = S::Config::from_env()?;
+        let common = config.service();
         match std::env::args().nth(1).as_deref() {
             Some("migrate") => {
-                db::migrate(&common.database_url, S::migrations()).await?;
+                db::migrate(&common.database_url, S::MIGRATIONS).await?;
                 tracing::info!(service = S::NAME, "migrations applied");
                 Ok(())
             }
@@ -138,15 +141,18 @@ pub struct Infrastructure {
     /// Whether the outbox relay holds a live broker connection.
     broker_up: Arc<AtomicBool>,
     shutdown: CancellationToken,
+    name: &'static str,
+    amqp: AmqpConfig,
 }
 
 impl Infrastructure {
-    pub async fn start(
-        config: &ServiceConfig,
-        migrations: &Migrator,
+    /// Connects service `S` to its database (migrated) and starts its outbox relay.
+    pub async fn start<S: Service>(
+        config: &S::Config,
         shutdown: &CancellationToken,
     ) -> anyhow::Result<Self> {
-        let pool = db::connect_and_migrate(&config.database_url, migrations).await?;
+        let config = config.service();
+        let pool = db::connect_and_migrate(&config.database_url, S::MIGRATIONS).await?;
         let mut tasks = JoinSet::new();
         let broker_up = Arc::new(AtomicBool::new(false));
         tasks.spawn(outbox::run_relay(
@@ -160,7 +166,14 @@ impl Infrastructure {
             tasks,
             broker_up,
             shutdown: shutdown.clone(),
+            name: S::NAME,
+            amqp: config.amqp.clone(),
         })
+    }
+
+    /// The service's event consumers, to register handlers on and pass to [`Self::consume`].
+    pub fn consumers(&self) -> Consumers {
+        Consumers::new(self.name, self.pool.clone(), self.amqp.clone())
     }
 
     /// The standard gRPC health service for `names` (and the whole server), SERVING only while
@@ -208,9 +221,9 @@ impl Infrastructure {
         service
     }
 
-    /// Runs the service's event consumers in the background until `shutdown`.
-    pub fn consume(&mut self, consumers: Consumers, shutdown: &CancellationToken) {
-        self.tasks.spawn(consumers.run(shutdown.clone()));
+    /// Runs the service's event consumers in the background until the service stops.
+    pub fn consume(&mut self, consumers: Consumers) {
+        self.tasks.spawn(consumers.run(self.shutdown.clone()));
     }
 
     /// Serves `router` on `listener` until `shutdown`, then waits for the background tasks.
@@ -229,9 +242,9 @@ impl Infrastructure {
 
 /// The defaults of a test: the service's own database and exchange, gRPC on a free port.
 #[cfg(feature = "testing")]
-pub async fn test_config(name: &'static str) -> ServiceConfig {
+pub async fn test_config(name: &'static str) -> crate::config::ServiceConfig {
     crate::tls::install_crypto_provider();
-    ServiceConfig {
+    crate::config::ServiceConfig {
         service_name: name,
         database_url: crate::testing::database_url(name).await,
         grpc_listen_addr: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),

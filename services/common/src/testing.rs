@@ -95,7 +95,7 @@ impl Spawned {
     /// Runs `S` with `config` (whose common part is `test_config`'s, see
     /// [`crate::service::test_config`]) and waits until its health check says SERVING.
     pub async fn start<S: crate::service::Service + 'static>(config: S::Config) -> Self {
-        let common = S::common(&config);
+        let common = crate::config::Configuration::service(&config);
         let (database_url, amqp) = (common.database_url.clone(), common.amqp.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await

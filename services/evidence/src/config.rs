@@ -1,7 +1,7 @@
 //! The evidence service's configuration: defaults are the local stack.
 
 use chrono::{DateTime, Utc};
-use evidentia_common::config::{ConfigError, ServiceConfig, env_or};
+use evidentia_common::config::{ConfigError, Configuration, ServiceConfig, env_or};
 
 use crate::storage::S3Config;
 
@@ -88,8 +88,12 @@ pub struct UploadPolicy {
     pub abandon_after_hours: i64,
 }
 
-impl Config {
-    pub fn from_env() -> Result<Self, ConfigError> {
+impl Configuration for Config {
+    fn service(&self) -> &ServiceConfig {
+        &self.service
+    }
+
+    fn from_env() -> Result<Self, ConfigError> {
         let presign_ttl_seconds: u64 = env_or("PRESIGN_TTL_SECONDS", "900")?;
         if !(1..=900).contains(&presign_ttl_seconds) {
             return Err(ConfigError {

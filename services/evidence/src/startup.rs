@@ -4,8 +4,6 @@
 use std::{sync::Arc, time::Duration};
 
 use evidentia_common::{
-    config::ServiceConfig,
-    consumer::Consumers,
     grpc as rpc,
     service::{Infrastructure, Service},
 };
@@ -37,19 +35,8 @@ pub struct EvidenceService;
 
 impl Service for EvidenceService {
     const NAME: &'static str = "evidence";
+    const MIGRATIONS: &'static Migrator = &MIGRATIONS;
     type Config = Config;
-
-    fn config() -> anyhow::Result<Config> {
-        Ok(Config::from_env()?)
-    }
-
-    fn common(config: &Config) -> &ServiceConfig {
-        &config.service
-    }
-
-    fn migrations() -> &'static Migrator {
-        &MIGRATIONS
-    }
 
     async fn run(
         config: Config,
@@ -58,8 +45,9 @@ impl Service for EvidenceService {
     ) -> anyhow::Result<()> {
         let store = Arc::new(MediaStore::connect(&config.s3).await?);
         store.check_bucket().await?;
-        let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
-        let consumers = Consumers::new("evidence", infra.pool.clone(), config.service.amqp.clone())
+        let mut infra = Infrastructure::start::<Self>(&config, &shutdown).await?;
+        let consumers = infra
+            .consumers()
             .on::<AccountCreated, _>("open-storage-account", OpenOnSignUp)
             .on::<StorageExtensionPaid, _>("extend-on-payment", ExtendOnPayment)
             .on::<AccountPurged, _>(
@@ -84,7 +72,7 @@ impl Service for EvidenceService {
                     }),
                 },
             );
-        infra.consume(consumers, &shutdown);
+        infra.consume(consumers);
         let gazetteer: Arc<dyn Geocoder> = Arc::new(Gazetteer::default());
         let geocoder: Arc<dyn Geocoder> = match &config.geocoder {
             GeocoderConfig::Offline => gazetteer,

@@ -1,7 +1,7 @@
 //! The payments service's configuration: defaults are the local stack (localstripe).
 
 use evidentia_common::config::{
-    ConfigError, SecretString, ServiceConfig, env_or, secret_or, signing_secret,
+    ConfigError, Configuration, SecretString, ServiceConfig, env_or, secret_or, signing_secret,
 };
 
 use crate::pricing::Pricing;
@@ -19,8 +19,12 @@ pub struct Config {
     pub pricing: Pricing,
 }
 
-impl Config {
-    pub fn from_env() -> Result<Self, ConfigError> {
+impl Configuration for Config {
+    fn service(&self) -> &ServiceConfig {
+        &self.service
+    }
+
+    fn from_env() -> Result<Self, ConfigError> {
         Ok(Self {
             service: ServiceConfig::from_env("payments", 50052)?,
             stripe_secret_key: secret_or("STRIPE_SECRET_KEY", "sk_test_local")?,

@@ -3,8 +3,6 @@
 use std::sync::Arc;
 
 use evidentia_common::{
-    config::ServiceConfig,
-    consumer::Consumers,
     grpc,
     service::{Infrastructure, Service},
 };
@@ -31,19 +29,8 @@ pub struct PaymentsService;
 
 impl Service for PaymentsService {
     const NAME: &'static str = "payments";
+    const MIGRATIONS: &'static Migrator = &MIGRATIONS;
     type Config = Config;
-
-    fn config() -> anyhow::Result<Config> {
-        Ok(Config::from_env()?)
-    }
-
-    fn common(config: &Config) -> &ServiceConfig {
-        &config.service
-    }
-
-    fn migrations() -> &'static Migrator {
-        &MIGRATIONS
-    }
 
     async fn run(
         config: Config,
@@ -51,8 +38,9 @@ impl Service for PaymentsService {
         shutdown: CancellationToken,
     ) -> anyhow::Result<()> {
         let stripe: Arc<dyn Stripe> = Arc::new(StripeApi::new(&config)?);
-        let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
-        let consumers = Consumers::new("payments", infra.pool.clone(), config.service.amqp.clone())
+        let mut infra = Infrastructure::start::<Self>(&config, &shutdown).await?;
+        let consumers = infra
+            .consumers()
             .on::<AccountCreated, _>(
                 "create-customer",
                 CreateCustomerOnSignUp {
@@ -67,7 +55,7 @@ impl Service for PaymentsService {
                     stripe: stripe.clone(),
                 },
             );
-        infra.consume(consumers, &shutdown);
+        infra.consume(consumers);
         let health = infra.health_service(&["evidentia.payments.v1.PaymentsService"], Vec::new());
         let router = grpc::server()
             .add_service(health)

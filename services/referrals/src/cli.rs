@@ -3,6 +3,7 @@
 //! against the service's database (`DATABASE_URL` / the local default).
 
 use chrono::{DateTime, Utc};
+use evidentia_common::config::Configuration as _;
 
 use crate::{app::promo, config::Config, error::ReferralsError};
 

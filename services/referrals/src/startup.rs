@@ -1,8 +1,6 @@
 //! Builds the referrals service from its configuration on an already-bound listener.
 
 use evidentia_common::{
-    config::ServiceConfig,
-    consumer::Consumers,
     grpc,
     service::{Infrastructure, Service},
 };
@@ -26,31 +24,20 @@ pub struct ReferralsService;
 
 impl Service for ReferralsService {
     const NAME: &'static str = "referrals";
+    const MIGRATIONS: &'static Migrator = &MIGRATIONS;
     type Config = Config;
-
-    fn config() -> anyhow::Result<Config> {
-        Ok(Config::from_env()?)
-    }
-
-    fn common(config: &Config) -> &ServiceConfig {
-        &config.service
-    }
-
-    fn migrations() -> &'static Migrator {
-        &MIGRATIONS
-    }
 
     async fn run(
         config: Config,
         listener: tokio::net::TcpListener,
         shutdown: CancellationToken,
     ) -> anyhow::Result<()> {
-        let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
-        let consumers =
-            Consumers::new("referrals", infra.pool.clone(), config.service.amqp.clone())
-                .on::<AccountCreated, _>("create-referral-code", CreateCodeOnSignUp)
-                .on::<AccountPurged, _>("purge-account", PurgeOnAccountPurged);
-        infra.consume(consumers, &shutdown);
+        let mut infra = Infrastructure::start::<Self>(&config, &shutdown).await?;
+        let consumers = infra
+            .consumers()
+            .on::<AccountCreated, _>("create-referral-code", CreateCodeOnSignUp)
+            .on::<AccountPurged, _>("purge-account", PurgeOnAccountPurged);
+        infra.consume(consumers);
         let health = infra.health_service(&["evidentia.referrals.v1.ReferralsService"], Vec::new());
         let router = grpc::server()
             .add_service(health)

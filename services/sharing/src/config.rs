@@ -3,7 +3,9 @@
 use std::{path::PathBuf, time::Duration};
 
 use evidentia_common::{
-    config::{ConfigError, SecretString, ServiceConfig, env_or, secret_or, signing_secret},
+    config::{
+        ConfigError, Configuration, SecretString, ServiceConfig, env_or, secret_or, signing_secret,
+    },
     s3::S3Config,
     sms::SmsConfig,
 };
@@ -31,8 +33,12 @@ pub struct Config {
     pub settings: Settings,
 }
 
-impl Config {
-    pub fn from_env() -> Result<Self, ConfigError> {
+impl Configuration for Config {
+    fn service(&self) -> &ServiceConfig {
+        &self.service
+    }
+
+    fn from_env() -> Result<Self, ConfigError> {
         Ok(Self {
             service: ServiceConfig::from_env("sharing", 50054)?,
             public_base_url: env_or("PUBLIC_URL", "http://127.0.0.1:8080")?,

@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use evidentia_common::{
-    consumer::Consumers,
     grpc,
     mailer::SmtpMailer,
     ratelimit,
@@ -39,26 +38,15 @@ pub struct SharingService;
 
 impl Service for SharingService {
     const NAME: &'static str = "sharing";
+    const MIGRATIONS: &'static Migrator = &MIGRATIONS;
     type Config = Config;
-
-    fn config() -> anyhow::Result<Config> {
-        Ok(Config::from_env()?)
-    }
-
-    fn common(config: &Config) -> &evidentia_common::config::ServiceConfig {
-        &config.service
-    }
-
-    fn migrations() -> &'static Migrator {
-        &MIGRATIONS
-    }
 
     async fn run(
         config: Config,
         listener: tokio::net::TcpListener,
         shutdown: CancellationToken,
     ) -> anyhow::Result<()> {
-        let mut infra = Infrastructure::start(&config.service, &MIGRATIONS, &shutdown).await?;
+        let mut infra = Infrastructure::start::<Self>(&config, &shutdown).await?;
         let redis = ratelimit::connect_lazy(&config.service.redis_url)?;
         std::fs::create_dir_all(&config.settings.work_dir)?;
         let state = AppState {
@@ -82,7 +70,8 @@ impl Service for SharingService {
             settings: Arc::new(config.settings.clone()),
             work: Arc::new(Notify::new()),
         };
-        let consumers = Consumers::new("sharing", infra.pool.clone(), config.service.amqp.clone())
+        let consumers = infra
+            .consumers()
             .on::<AccountCreated, _>("record-account", directory::RecordOnSignUp)
             .on::<AccountDeleted, _>("pause-deleted-account", directory::FollowDeletion)
             .on::<AccountRecovered, _>("resume-recovered-account", directory::FollowDeletion)
@@ -100,7 +89,7 @@ impl Service for SharingService {
                     copies: state.copies.clone(),
                 },
             );
-        infra.consume(consumers, &shutdown);
+        infra.consume(consumers);
         tokio::spawn(render_copies::run(state.clone(), shutdown.clone()));
         tokio::spawn(send_links::run(state.clone(), shutdown.clone()));
         tokio::spawn(notify_chats::run(state.clone(), shutdown.clone()));

@@ -120,6 +120,8 @@ mod tests {
     use redis::aio::ConnectionManager;
 
     use super::*;
+    use evidentia_common::config::Configuration as _;
+
     use crate::{config::Config, outbound::Messengers, startup::MIGRATIONS};
 
     #[derive(Default)]

@@ -16,6 +16,7 @@ use std::{
 use accounts::{AccountsService, config::Config};
 use evidentia_common::{
     amqp, auth,
+    config::Configuration as _,
     grpc::Caller,
     service::test_config,
     testing::{self, Spawned, WAIT},

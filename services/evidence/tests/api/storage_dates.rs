@@ -14,14 +14,14 @@ use evidence::{
     storage::MediaStore,
 };
 use evidentia_common::{
-    config::ExposeSecret,
+    config::{Configuration as _, ExposeSecret},
     consumer::{Consumers, EventMeta, Handler},
     grpc::Caller,
     proto::{
         events::v1::{FolderExpired, StorageDateChanged},
         evidence::v1::{self as pb, evidence_service_client::EvidenceServiceClient},
     },
-    service::{Service, test_config},
+    service::test_config,
     testing::{self, Spawned},
     time::timestamp,
 };
@@ -76,7 +76,7 @@ fn as_user(user: Uuid) -> Caller {
 
 impl App {
     async fn start(retention_days: i64) -> Self {
-        let mut config = <EvidenceService as Service>::config().expect("config");
+        let mut config = Config::from_env().expect("config");
         config.service = test_config("evidence").await;
         config.storage.sweep_interval_seconds = 1;
         config.storage.expired_retention_days = retention_days;

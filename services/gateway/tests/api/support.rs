@@ -4,7 +4,7 @@
 use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use evidentia_common::{
-    config::{SecretString, ServiceConfig},
+    config::{Configuration as _, SecretString, ServiceConfig},
     service::{Service, test_config},
     testing,
 };
@@ -124,8 +124,7 @@ impl Stack {
         let (referrals_listener, referrals_addr) = listener().await;
         spawn::<referrals::ReferralsService>(referrals_config, referrals_listener, &shutdown);
 
-        let mut evidence_config =
-            <evidence::EvidenceService as Service>::config().expect("evidence config");
+        let mut evidence_config = evidence::config::Config::from_env().expect("evidence config");
         evidence_config.service = service_config("evidence", &amqp).await;
         evidence_config.accounts_url = format!("http://{accounts_addr}");
         let evidence_db = evidence_config.service.database_url.clone();
@@ -133,8 +132,7 @@ impl Stack {
         let (evidence_listener, evidence_addr) = listener().await;
         spawn::<evidence::EvidenceService>(evidence_config, evidence_listener, &shutdown);
 
-        let mut sharing_config =
-            <sharing::SharingService as Service>::config().expect("sharing config");
+        let mut sharing_config = sharing::config::Config::from_env().expect("sharing config");
         sharing_config.service = service_config("sharing", &amqp).await;
         sharing_config.evidence_url = format!("http://{evidence_addr}");
         sharing_config.payments_url = format!("http://{payments_addr}");

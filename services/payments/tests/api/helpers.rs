@@ -1,7 +1,9 @@
 //! The payments service spawned for a test, a user's calls to it, and localstripe as the browser
 //! would use it.
 
-use evidentia_common::{grpc::Caller, service::test_config, testing::Spawned};
+use evidentia_common::{
+    config::Configuration as _, grpc::Caller, service::test_config, testing::Spawned,
+};
 use evidentia_proto::{
     events::v1::AccountCreated,
     payments::v1::{self as pb, payments_service_client::PaymentsServiceClient},
