@@ -18,7 +18,7 @@ fn sms_dir() -> PathBuf {
 
 /// The newest message to `to` (an e-mail, or an E.164 phone in the SMS sink) that contains
 /// `needle` and is none of `seen`, whole.
-async fn read_message(to: &str, needle: &str, seen: &[String]) -> String {
+pub(crate) async fn read_message(to: &str, needle: &str, seen: &[String]) -> String {
     let dir = if to.starts_with('+') {
         sms_dir()
     } else {
@@ -49,12 +49,12 @@ async fn read_message(to: &str, needle: &str, seen: &[String]) -> String {
 }
 
 /// The 6-digit code in a message.
-fn code_in(message: &str) -> String {
+pub(crate) fn code_in(message: &str) -> String {
     let at = message.find("confirmation code is ").expect("a code") + "confirmation code is ".len();
     message[at..at + 6].to_owned()
 }
 
-fn e164(phone: &pb::PhoneNumber) -> String {
+pub(crate) fn e164(phone: &pb::PhoneNumber) -> String {
     format!("{}{}", phone.country_code, phone.national_number)
 }
 
