@@ -8,6 +8,7 @@
     reason = "test helpers outside #[test] functions: a failed step should stop the test"
 )]
 
+mod history;
 mod profile;
 mod recovery;
 

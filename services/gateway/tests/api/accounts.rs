@@ -225,11 +225,13 @@ async fn profile_change_routes_answer_202_while_a_code_is_awaited_and_204_once_c
     assert_eq!(me["communication_method"], "sms");
 }
 
+/// The history route: the browser's address and agent reach accounts from the request's headers,
+/// and the query string becomes the filter (a malformed one is a field error). What is recorded
+/// is accounts', tested next to it (services/accounts/tests/api).
 #[tokio::test]
-async fn the_history_records_each_action_with_address_and_agent_and_filters_by_action_and_date() {
+async fn the_history_route_passes_the_browsers_address_and_agent_and_reads_its_query_string() {
     let stack = Stack::start().await;
     let user = stack.sign_up().await;
-    let other = stack.sign_up().await;
     assert_eq!(login(&stack, &user.username, "Wrong12#x").await.0, 400);
     let response = stack
         .http
@@ -244,20 +246,9 @@ async fn the_history_records_each_action_with_address_and_agent_and_filters_by_a
 
     let (status, page) = stack.get_auth("action-logs/history/", &user.access).await;
     assert_eq!(status, 200, "{page}");
-    let actions: Vec<&str> = page["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["action"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        actions,
-        ["sign_in", "sign_in_failed", "sign_up"],
-        "newest first"
-    );
     assert_eq!(page["count"], 3);
     let sign_in = &page["results"][0];
-    assert_eq!(sign_in["description"], "Signed in");
+    assert_eq!(sign_in["action"], "sign_in");
     assert_eq!(sign_in["user_agent"], "HistoryTest/1.0");
     assert!(!sign_in["ip_address"].as_str().unwrap().is_empty());
 
@@ -283,14 +274,6 @@ async fn the_history_records_each_action_with_address_and_agent_and_filters_by_a
         ),
         (Some(3), Some(1))
     );
-    let yesterday = today.pred_opt().unwrap();
-    let (_, before) = stack
-        .get_auth(
-            &format!("action-logs/history/?date_to={yesterday}"),
-            &user.access,
-        )
-        .await;
-    assert_eq!(before["count"], 0);
     let (status, bad) = stack
         .get_auth(
             "action-logs/history/?page_size=500&action=dance&page=x",
@@ -299,10 +282,6 @@ async fn the_history_records_each_action_with_address_and_agent_and_filters_by_a
         .await;
     assert_eq!(status, 400);
     assert_eq!(fields(&bad)[0].0, "page");
-
-    // Another user's history holds only their own sign-up.
-    let (_, theirs) = stack.get_auth("action-logs/history/", &other.access).await;
-    assert_eq!(theirs["count"], 1);
 }
 
 #[tokio::test]
