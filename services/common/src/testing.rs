@@ -202,3 +202,24 @@ impl Spawned {
         .await;
     }
 }
+
+/// A status's field errors (its `BadRequest` violations) as (field, message), in order.
+pub fn field_errors(status: &tonic::Status) -> Vec<(String, String)> {
+    use tonic_types::StatusExt;
+    status
+        .get_details_bad_request()
+        .map(|details| {
+            details
+                .field_violations
+                .into_iter()
+                .map(|v| (v.field, v.description))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A status's machine-readable reason (its `ErrorInfo`), as the gateway answers it as `code`.
+pub fn reason(status: &tonic::Status) -> Option<String> {
+    use tonic_types::StatusExt;
+    status.get_details_error_info().map(|info| info.reason)
+}

@@ -1,11 +1,16 @@
 //! The accounts service over gRPC, in-process on a free port, against the real PostgreSQL,
-//! Redis, RabbitMQ and SMTP sink (codes are read from the mail the sink wrote).
+//! Redis, RabbitMQ, SMTP sink and SMS file sink (codes are read from the messages the sinks wrote).
+//! One test binary: sign-up, login and sessions here, other areas in modules.
 
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
     reason = "test helpers outside #[test] functions: a failed step should stop the test"
 )]
+
+mod history;
+mod profile;
+mod recovery;
 
 use std::{
     collections::HashMap,

@@ -1,5 +1,5 @@
 //! Evidence's behaviour through its typed gRPC client, against the real PostgreSQL, RabbitMQ and
-//! SeaweedFS. One test binary: each module is an area.
+//! SeaweedFS. One test binary: each module is an area, `helpers` the service they spawn.
 
 #![allow(
     clippy::expect_used,
@@ -7,4 +7,8 @@
     reason = "test code: a failure should stop the test"
 )]
 
+mod files;
+mod folders;
+mod helpers;
 mod storage_dates;
+mod uploads;

@@ -62,12 +62,12 @@ async fn login(stack: &Stack, username: &str, password: &str) -> (u16, Value) {
         .await
 }
 
+/// The recovery routes over accounts: their REST shapes and field errors. What they do (codes,
+/// sessions ended, messages sent) is accounts', tested next to it (services/accounts/tests/api).
 #[tokio::test]
-async fn forgot_password_with_a_single_use_code_sets_it_and_ends_every_session() {
+async fn recovery_routes_answer_their_rest_shapes_and_field_errors() {
     let stack = Stack::start().await;
     let user = stack.sign_up().await;
-    let sign_up_mail = read_message(&user.email, "confirmation code is", &[]).await;
-
     let (status, options) = stack
         .post(
             "accounts/username-has-phone/verify/",
@@ -76,12 +76,6 @@ async fn forgot_password_with_a_single_use_code_sets_it_and_ends_every_session()
         .await;
     assert_eq!(status, 200, "{options}");
     assert_eq!(options["communication_method"], "email");
-    assert!(
-        options["email_hint"]
-            .as_str()
-            .unwrap()
-            .contains("***@example.com")
-    );
     assert!(options["phone_hint"].as_str().unwrap().starts_with("+44 *"));
     let (status, unknown) = stack
         .post(
@@ -97,8 +91,6 @@ async fn forgot_password_with_a_single_use_code_sets_it_and_ends_every_session()
             "No account found with this username.".into()
         )]
     );
-
-    // By SMS: the code reaches the phone's file in the SMS sink.
     let (status, sent) = stack
         .post(
             "accounts/confirmation-code/send/",
@@ -108,35 +100,14 @@ async fn forgot_password_with_a_single_use_code_sets_it_and_ends_every_session()
     assert_eq!(status, 200, "{sent}");
     assert!(sent["sent_to"].as_str().unwrap().starts_with("+44 *"));
     let sms = read_message(&user.phone, "confirmation code is", &[]).await;
-    // A newer code by e-mail supersedes the SMS one.
-    let (status, _) = stack
+    let (status, verified) = stack
         .post(
-            "accounts/confirmation-code/send/",
-            json!({ "username": user.username, "purpose": "password_reset" }),
+            "accounts/confirmation-code/verify/",
+            json!({ "username": user.username, "code": code_in(&sms), "purpose": "password_reset" }),
         )
         .await;
-    assert_eq!(status, 200);
-    let mail = read_message(&user.email, "confirmation code is", &[sign_up_mail]).await;
-    let verify = |code: String| {
-        let stack = &stack;
-        let username = user.username.clone();
-        async move {
-            stack
-                .post(
-                    "accounts/confirmation-code/verify/",
-                    json!({ "username": username, "code": code, "purpose": "password_reset" }),
-                )
-                .await
-        }
-    };
-    let (status, _) = verify(code_in(&sms)).await;
-    assert_eq!(status, 400, "the superseded SMS code no longer works");
-    let (status, verified) = verify(code_in(&mail)).await;
     assert_eq!(status, 200, "{verified}");
-    let (status, again) = verify(code_in(&mail)).await;
-    assert_eq!(status, 400, "a code is single use: {again}");
     let token = verified["verification_token"].as_str().unwrap();
-
     let (status, weak) = stack
         .post(
             "accounts/password/reset/",
@@ -144,13 +115,7 @@ async fn forgot_password_with_a_single_use_code_sets_it_and_ends_every_session()
         )
         .await;
     assert_eq!(status, 400);
-    assert_eq!(
-        fields(&weak),
-        [(
-            "new_password".into(),
-            "Wrong Password. Please try again".into()
-        )]
-    );
+    assert_eq!(fields(&weak)[0].0, "new_password");
     let (status, pair) = stack
         .post(
             "accounts/password/reset/",
@@ -159,76 +124,25 @@ async fn forgot_password_with_a_single_use_code_sets_it_and_ends_every_session()
         .await;
     assert_eq!(status, 200, "{pair}");
     assert!(pair["access"].is_string());
-    let (status, _) = stack
-        .post(
-            "accounts/password/reset/",
-            json!({ "username": user.username, "verification_token": token, "new_password": "Other12#x" }),
-        )
-        .await;
-    assert_eq!(status, 400, "the verification is spent");
 
-    // Every earlier session ended; the new password signs in, the old does not.
-    let (status, _) = stack
-        .post(
-            "accounts/token/refresh/",
-            json!({ "refresh": user.refresh }),
-        )
-        .await;
-    assert_eq!(status, 401);
-    assert_eq!(login(&stack, &user.username, "Secret12#").await.0, 400);
-    assert_eq!(login(&stack, &user.username, "Newer12#x").await.0, 200);
-}
-
-#[tokio::test]
-async fn a_forgotten_username_goes_by_e_mail_or_sms_and_unknown_addresses_are_field_errors() {
-    let stack = Stack::start().await;
-    let user = stack.sign_up().await;
-    let (status, sent) = stack
-        .post(
-            "accounts/username-by-email/verify/",
-            json!({ "email": user.email.to_uppercase() }),
-        )
-        .await;
-    assert_eq!(status, 200, "{sent}");
-    read_message(
-        &user.email,
-        &format!("Your Evidentia username is {}", user.username),
-        &[],
-    )
-    .await;
     let phone = json!({ "country_code": "+44", "national_number": user.national });
     let (status, registered) = stack
         .post("accounts/phone/verify/", json!({ "phone_number": phone }))
         .await;
     assert_eq!((status, &registered["registered"]), (200, &json!(true)));
-    let (status, _) = stack
-        .post(
+    for (path, body) in [
+        (
+            "accounts/username-by-email/verify/",
+            json!({ "email": user.email }),
+        ),
+        (
             "accounts/username-by-phone/verify/",
             json!({ "phone_number": phone }),
-        )
-        .await;
-    assert_eq!(status, 200);
-    read_message(
-        &user.phone,
-        &format!("Your Evidentia username is {}", user.username),
-        &[],
-    )
-    .await;
-
-    let (status, unknown) = stack
-        .post(
-            "accounts/username-by-email/verify/",
-            json!({ "email": "nobody-at-all@example.com" }),
-        )
-        .await;
-    assert_eq!(status, 400);
-    assert_eq!(
-        fields(&unknown),
-        [(
-            "email".into(),
-            "No account found with this email address.".into()
-        )]
-    );
+        ),
+    ] {
+        let (status, sent) = stack.post(path, body).await;
+        assert_eq!(status, 200, "{path}: {sent}");
+    }
     let (status, bad) = stack
         .post(
             "accounts/username-by-phone/verify/",
@@ -242,8 +156,11 @@ async fn a_forgotten_username_goes_by_e_mail_or_sms_and_unknown_addresses_are_fi
     );
 }
 
+/// The profile-change routes over accounts: a change waiting for its code is 202, a change made
+/// 204, field errors 400, and `accounts/me/` shows the result. The rules behind them are accounts',
+/// tested next to it (services/accounts/tests/api).
 #[tokio::test]
-async fn sensitive_changes_need_a_password_token_and_a_new_address_needs_its_code() {
+async fn profile_change_routes_answer_202_while_a_code_is_awaited_and_204_once_changed() {
     let stack = Stack::start().await;
     let user = stack.sign_up().await;
     let (status, wrong) = stack
@@ -254,97 +171,24 @@ async fn sensitive_changes_need_a_password_token_and_a_new_address_needs_its_cod
         )
         .await;
     assert_eq!(status, 400);
-    assert_eq!(
-        fields(&wrong),
-        [("password".into(), "Wrong Password. Please try again".into())]
-    );
-    let new_email = format!("new-{}", user.email);
-    let (status, missing) = stack
-        .send_auth(
-            Method::PATCH,
-            "accounts/email/change/",
-            &user.access,
-            Some(json!({ "new_email": new_email, "password_token": "forged" })),
-        )
-        .await;
-    assert_eq!(status, 400);
-    assert_eq!(
-        fields(&missing),
-        [(
-            "password_token".into(),
-            "Please confirm your password again.".into()
-        )]
-    );
+    assert_eq!(fields(&wrong)[0].0, "password");
     let token = password_token(&stack, &user.access).await;
-
-    // E-mail: a code to the new address first; the change waits for it.
-    let (status, sent) = stack
-        .send_auth(
-            Method::PATCH,
-            "accounts/email/change/",
-            &user.access,
-            Some(json!({ "new_email": new_email, "password_token": token })),
-        )
-        .await;
+    let new_email = format!("new-{}", user.email);
+    let change = |code: Option<String>| {
+        let stack = &stack;
+        let body = json!({ "new_email": new_email, "password_token": token, "code": code });
+        let access = user.access.clone();
+        async move {
+            stack
+                .send_auth(Method::PATCH, "accounts/email/change/", &access, Some(body))
+                .await
+        }
+    };
+    let (status, sent) = change(None).await;
     assert_eq!(status, 202, "{sent}");
-    let (_, me) = stack.get_auth("accounts/me/", &user.access).await;
-    assert_eq!(
-        me["email"],
-        user.email.as_str(),
-        "not changed before the code"
-    );
     let code = code_in(&read_message(&new_email, "confirmation code is", &[]).await);
-    let wrong_code = if code == "000000" { "111111" } else { "000000" };
-    let (status, bad) = stack
-        .send_auth(
-            Method::PATCH,
-            "accounts/email/change/",
-            &user.access,
-            Some(json!({ "new_email": new_email, "password_token": token, "code": wrong_code })),
-        )
-        .await;
-    assert_eq!(status, 400);
-    assert_eq!(
-        fields(&bad),
-        [(
-            "confirmation_code".into(),
-            "The confirmation code is incorrect.".into()
-        )]
-    );
-    let (status, _) = stack
-        .send_auth(
-            Method::PATCH,
-            "accounts/email/change/",
-            &user.access,
-            Some(json!({ "new_email": new_email, "password_token": token, "code": code })),
-        )
-        .await;
+    let (status, _) = change(Some(code)).await;
     assert_eq!(status, 204);
-
-    // Phone: the code goes by SMS to the new number; the same token still works.
-    let national: String = user.national.chars().rev().collect();
-    let new_phone = json!({ "country_code": "+1", "national_number": national });
-    let (status, sent) = stack
-        .send_auth(
-            Method::PATCH,
-            "accounts/phone-number/change/",
-            &user.access,
-            Some(json!({ "new_phone_number": new_phone, "password_token": token })),
-        )
-        .await;
-    assert_eq!(status, 202, "{sent}");
-    let code = code_in(&read_message(&format!("+1{national}"), "confirmation code is", &[]).await);
-    let (status, _) = stack
-        .send_auth(
-            Method::PATCH,
-            "accounts/phone-number/change/",
-            &user.access,
-            Some(json!({ "new_phone_number": new_phone, "password_token": token, "code": code })),
-        )
-        .await;
-    assert_eq!(status, 204);
-
-    // Username, names, address and the communication method.
     let (status, bad) = stack
         .send_auth(
             Method::PATCH,
@@ -354,39 +198,7 @@ async fn sensitive_changes_need_a_password_token_and_a_new_address_needs_its_cod
         )
         .await;
     assert_eq!(status, 400);
-    assert_eq!(
-        fields(&bad),
-        [(
-            "new_username".into(),
-            "Please enter a valid username".into()
-        )]
-    );
-    let new_username = format!("n{}", &user.username[1..]);
-    let (status, _) = stack
-        .send_auth(
-            Method::PATCH,
-            "accounts/username/change/",
-            &user.access,
-            Some(json!({ "new_username": new_username, "password_token": token })),
-        )
-        .await;
-    assert_eq!(status, 204);
-    let (status, bad) = stack
-        .send_auth(
-            Method::PATCH,
-            "accounts/first-last-names/update/",
-            &user.access,
-            Some(json!({ "first_name": "A", "last_name": "" })),
-        )
-        .await;
-    assert_eq!(status, 400);
-    assert_eq!(
-        fields(&bad),
-        [
-            ("first_name".into(), "Minimum 2 characters".into()),
-            ("last_name".into(), "This field is required".into())
-        ]
-    );
+    assert_eq!(fields(&bad)[0].0, "new_username");
     let (status, _) = stack
         .send_auth(
             Method::PATCH,
@@ -396,42 +208,6 @@ async fn sensitive_changes_need_a_password_token_and_a_new_address_needs_its_cod
         )
         .await;
     assert_eq!(status, 204);
-    let (status, bad) = stack
-        .send_auth(
-            Method::PATCH,
-            "accounts/address/change/",
-            &user.access,
-            Some(json!({ "country": "France1", "apartment_number": "", "province": "Ile", "street": "Rue", "house": "1", "city": "Paris", "zip_code": "1234567890" })),
-        )
-        .await;
-    assert_eq!(status, 400);
-    assert_eq!(
-        fields(&bad),
-        [
-            (
-                "country".into(),
-                "Incorrect input. Only letters allowed".into()
-            ),
-            ("zip_code".into(), "Maximum 9 characters".into())
-        ]
-    );
-    let (status, _) = stack
-        .send_auth(
-            Method::PATCH,
-            "accounts/address/change/",
-            &user.access,
-            Some(json!({ "country": "France", "apartment_number": "", "province": "Ile de France", "street": "Rue Rivoli", "house": "1", "city": "Paris", "zip_code": "75001" })),
-        )
-        .await;
-    assert_eq!(status, 204);
-    let (status, _) = stack
-        .post_auth(
-            "accounts/communication-method/change/",
-            &user.access,
-            json!({ "communication_method": "pigeon" }),
-        )
-        .await;
-    assert_eq!(status, 400);
     let (status, _) = stack
         .post_auth(
             "accounts/communication-method/change/",
@@ -440,25 +216,22 @@ async fn sensitive_changes_need_a_password_token_and_a_new_address_needs_its_cod
         )
         .await;
     assert_eq!(status, 204);
-
     let (_, me) = stack.get_auth("accounts/me/", &user.access).await;
     assert_eq!(me["email"], new_email.as_str());
-    assert_eq!(me["username"], new_username.as_str());
-    assert_eq!(me["phone_number"], new_phone);
     assert_eq!(
         (&me["first_name"], &me["last_name"]),
         (&json!("Ann"), &json!("Lee"))
     );
-    assert_eq!(me["address"]["city"], "Paris");
     assert_eq!(me["communication_method"], "sms");
-    assert_eq!(login(&stack, &new_username, "Secret12#").await.0, 200);
 }
 
+/// The history route: the browser's address and agent reach accounts from the request's headers,
+/// and the query string becomes the filter (a malformed one is a field error). What is recorded
+/// is accounts', tested next to it (services/accounts/tests/api).
 #[tokio::test]
-async fn the_history_records_each_action_with_address_and_agent_and_filters_by_action_and_date() {
+async fn the_history_route_passes_the_browsers_address_and_agent_and_reads_its_query_string() {
     let stack = Stack::start().await;
     let user = stack.sign_up().await;
-    let other = stack.sign_up().await;
     assert_eq!(login(&stack, &user.username, "Wrong12#x").await.0, 400);
     let response = stack
         .http
@@ -473,20 +246,9 @@ async fn the_history_records_each_action_with_address_and_agent_and_filters_by_a
 
     let (status, page) = stack.get_auth("action-logs/history/", &user.access).await;
     assert_eq!(status, 200, "{page}");
-    let actions: Vec<&str> = page["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["action"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        actions,
-        ["sign_in", "sign_in_failed", "sign_up"],
-        "newest first"
-    );
     assert_eq!(page["count"], 3);
     let sign_in = &page["results"][0];
-    assert_eq!(sign_in["description"], "Signed in");
+    assert_eq!(sign_in["action"], "sign_in");
     assert_eq!(sign_in["user_agent"], "HistoryTest/1.0");
     assert!(!sign_in["ip_address"].as_str().unwrap().is_empty());
 
@@ -512,14 +274,6 @@ async fn the_history_records_each_action_with_address_and_agent_and_filters_by_a
         ),
         (Some(3), Some(1))
     );
-    let yesterday = today.pred_opt().unwrap();
-    let (_, before) = stack
-        .get_auth(
-            &format!("action-logs/history/?date_to={yesterday}"),
-            &user.access,
-        )
-        .await;
-    assert_eq!(before["count"], 0);
     let (status, bad) = stack
         .get_auth(
             "action-logs/history/?page_size=500&action=dance&page=x",
@@ -528,10 +282,6 @@ async fn the_history_records_each_action_with_address_and_agent_and_filters_by_a
         .await;
     assert_eq!(status, 400);
     assert_eq!(fields(&bad)[0].0, "page");
-
-    // Another user's history holds only their own sign-up.
-    let (_, theirs) = stack.get_auth("action-logs/history/", &other.access).await;
-    assert_eq!(theirs["count"], 1);
 }
 
 #[tokio::test]

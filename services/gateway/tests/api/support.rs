@@ -458,7 +458,6 @@ pub fn code_in(message: &str) -> String {
 
 pub const STRIPE: &str = "http://127.0.0.1:8420";
 pub const OK_CARD: &str = "4242424242424242";
-pub const DECLINED_CARD: &str = "4000000000000002";
 pub const DECLINED_OFF_SESSION: &str = "4000000000000341";
 
 pub async fn stripe(method: Method, path: &str, form: &[(&str, &str)]) -> (u16, Value) {

@@ -8,9 +8,11 @@ use evidentia_proto::{
     events::v1::AccountCreated,
     payments::v1::{self as pb, payments_service_client::PaymentsServiceClient},
 };
+use hmac::{Hmac, Mac};
 use payments::{PaymentsService, config::Config};
 use secrecy::ExposeSecret;
 use serde_json::Value;
+use sha2::Sha256;
 use tonic::transport::Channel;
 use uuid::Uuid;
 
@@ -61,13 +63,14 @@ impl TestApp {
             .stripe_customer_id
     }
 
-    /// localstripe's REST API, as the browser's Stripe.js and the tests use it.
-    pub async fn stripe(
+    /// localstripe's REST API, as the browser's Stripe.js and the tests use it: its status and
+    /// answer.
+    pub async fn stripe_status(
         &self,
         method: reqwest::Method,
         path: &str,
         form: &[(&str, &str)],
-    ) -> Value {
+    ) -> (reqwest::StatusCode, Value) {
         let response = reqwest::Client::new()
             .request(method, format!("{}/v1/{path}", self.config.stripe_api_base))
             .basic_auth(self.config.stripe_secret_key.expose_secret(), Some(""))
@@ -75,42 +78,56 @@ impl TestApp {
             .send()
             .await
             .unwrap();
-        assert!(
-            response.status().is_success(),
-            "{path}: {}",
-            response.status()
-        );
-        response.json().await.unwrap()
+        let status = response.status();
+        (status, response.json().await.unwrap_or(Value::Null))
     }
 
-    /// The add-card flow as the browser walks it: a customer, a card made at Stripe, registered,
-    /// set up and confirmed; the saved list answers it. Answers the card's id.
-    pub async fn saved_card(&self, user: &AccountCreated, number: &str) -> String {
-        let customer = self.ensure(user).await;
-        let caller = as_user(user_of(user));
-        let pm = self
-            .stripe(
-                reqwest::Method::POST,
-                "payment_methods",
-                &[
-                    ("type", "card"),
-                    ("card[number]", number),
-                    ("card[exp_month]", "12"),
-                    ("card[exp_year]", "2030"),
-                    ("card[cvc]", "123"),
-                ],
-            )
-            .await["id"]
+    /// localstripe's REST API, answering a success.
+    pub async fn stripe(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        form: &[(&str, &str)],
+    ) -> Value {
+        let (status, body) = self.stripe_status(method, path, form).await;
+        assert!(status.is_success(), "{path}: {status} {body}");
+        body
+    }
+
+    /// A card the browser would create with Stripe.js; answers its id.
+    pub async fn payment_method(&self, number: &str) -> String {
+        self.stripe(
+            reqwest::Method::POST,
+            "payment_methods",
+            &[
+                ("type", "card"),
+                ("card[number]", number),
+                ("card[exp_month]", "12"),
+                ("card[exp_year]", "2030"),
+                ("card[cvc]", "123"),
+            ],
+        )
+        .await["id"]
             .as_str()
             .unwrap()
-            .to_owned();
+            .to_owned()
+    }
+
+    /// Steps 3 to 6 of the add-card flow (spec §4): a customer, a card made at Stripe,
+    /// registered, set up and confirmed by the browser. Answers the registration and whether the
+    /// browser's confirmation succeeded.
+    pub async fn add_card(&self, user: &AccountCreated, number: &str) -> (pb::PaymentMethod, bool) {
+        let customer = self.ensure(user).await;
+        let caller = as_user(user_of(user));
+        let pm = self.payment_method(number).await;
         let mut client = self.client();
-        client
+        let registered = client
             .register_payment_method(caller.request(pb::RegisterPaymentMethodRequest {
                 payment_method_id: pm.clone(),
             }))
             .await
-            .unwrap();
+            .unwrap()
+            .into_inner();
         let secret = client
             .create_setup_intent(caller.request(pb::CreateSetupIntentRequest {
                 stripe_customer_id: customer,
@@ -120,22 +137,124 @@ impl TestApp {
             .into_inner()
             .client_secret;
         let seti = secret.split("_secret_").next().unwrap();
-        self.stripe(
-            reqwest::Method::POST,
-            &format!("setup_intents/{seti}/confirm"),
-            &[("payment_method", pm.as_str())],
-        )
-        .await;
-        let saved = client
-            .list_payment_methods(caller.request(pb::ListPaymentMethodsRequest {}))
+        let (status, _) = self
+            .stripe_status(
+                reqwest::Method::POST,
+                &format!("setup_intents/{seti}/confirm"),
+                &[("payment_method", pm.as_str())],
+            )
+            .await;
+        (registered, status.is_success())
+    }
+
+    /// The user's saved cards.
+    pub async fn cards(&self, user: &AccountCreated) -> Vec<pb::PaymentMethod> {
+        self.client()
+            .list_payment_methods(as_user(user_of(user)).request(pb::ListPaymentMethodsRequest {}))
             .await
             .unwrap()
-            .into_inner();
-        assert!(
-            saved.payment_methods.iter().any(|c| c.id == pm),
-            "{saved:?}"
-        );
-        pm
+            .into_inner()
+            .payment_methods
+    }
+
+    /// The wallet's balance (reading it reconciles it with Stripe).
+    pub async fn balance(&self, user: &AccountCreated) -> i64 {
+        self.client()
+            .get_wallet(as_user(user_of(user)).request(pb::GetWalletRequest {}))
+            .await
+            .unwrap()
+            .into_inner()
+            .balance
+    }
+
+    pub async fn stored_account(&self, user: &AccountCreated) -> pb::StoredAccount {
+        self.client()
+            .get_stored_account(as_user(user_of(user)).request(pb::GetStoredAccountRequest {}))
+            .await
+            .unwrap()
+            .into_inner()
+    }
+
+    /// A PaymentIntent of `action` for `amount` from `card`, confirmed at Stripe as the browser
+    /// would; answers its id.
+    pub async fn confirmed_intent(
+        &self,
+        user: &AccountCreated,
+        card: &str,
+        action: i32,
+        amount: i64,
+    ) -> String {
+        let id = self
+            .client()
+            .create_payment_intent(
+                as_user(user_of(user)).request(pb::CreatePaymentIntentRequest {
+                    payment_method_id: card.to_owned(),
+                    metadata: Some(pb::PaymentIntentMetadata { action, amount }),
+                    idempotency_key: Uuid::new_v4().to_string(),
+                }),
+            )
+            .await
+            .unwrap()
+            .into_inner()
+            .payment_intent_id;
+        let confirmed = self
+            .stripe(
+                reqwest::Method::POST,
+                &format!("payment_intents/{id}/confirm"),
+                &[],
+            )
+            .await;
+        assert_eq!(confirmed["status"], "succeeded");
+        id
+    }
+
+    /// A webhook delivery as Stripe signs it (spec: processed once by event id).
+    pub async fn deliver(
+        &self,
+        event_id: &str,
+        kind: &str,
+        object: Value,
+    ) -> Result<(), tonic::Status> {
+        let payload = serde_json::json!({
+            "id": event_id, "object": "event", "type": kind, "data": { "object": object }
+        })
+        .to_string();
+        let t = chrono::Utc::now().timestamp();
+        let mut mac = Hmac::<Sha256>::new_from_slice(
+            self.config.stripe_webhook_secret.expose_secret().as_bytes(),
+        )
+        .unwrap();
+        mac.update(format!("{t}.{payload}").as_bytes());
+        let signature = format!("t={t},v1={}", hex::encode(mac.finalize().into_bytes()));
+        self.client()
+            .handle_stripe_webhook(pb::StripeWebhookRequest {
+                payload: payload.into_bytes(),
+                signature,
+            })
+            .await
+            .map(drop)
+    }
+
+    /// Stripe's `payment_intent.succeeded` for `intent`, delivered under a new event id.
+    pub async fn credit_by_webhook(&self, intent: &str) {
+        let event = format!("evt_{}", Uuid::new_v4().simple());
+        self.deliver(
+            &event,
+            "payment_intent.succeeded",
+            serde_json::json!({ "id": intent, "object": "payment_intent" }),
+        )
+        .await
+        .unwrap();
+    }
+
+    /// The add-card flow as the browser walks it ([`TestApp::add_card`]); the saved list answers
+    /// the card. Answers the card's id.
+    pub async fn saved_card(&self, user: &AccountCreated, number: &str) -> String {
+        let (registered, confirmed) = self.add_card(user, number).await;
+        assert!(confirmed, "{registered:?}");
+        let saved = self.cards(user).await;
+        assert!(saved.iter().any(|c| c.id == registered.id), "{saved:?}");
+        registered.id
     }
 
     /// A wallet created with `amount` from `card`, its PaymentIntent confirmed as the browser

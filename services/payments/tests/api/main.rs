@@ -7,6 +7,9 @@
     reason = "test helpers outside #[test] functions: a failed step should stop the test"
 )]
 
+mod cards;
 mod customers;
 mod helpers;
+mod prices;
 mod purchases;
+mod wallet;

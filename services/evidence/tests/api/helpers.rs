@@ -1,0 +1,343 @@
+//! The evidence service spawned for a test, a user's calls to it, and the store's presigned URLs
+//! used as the browser uses them.
+
+use chrono::{DateTime, Utc};
+use evidence::{EvidenceService, config::Config};
+use evidentia_common::{
+    grpc::Caller,
+    proto::evidence::v1::{
+        self as pb, create_item_response::Upload, evidence_service_client::EvidenceServiceClient,
+    },
+    service::{Service, test_config},
+    testing::{self, Spawned},
+    time::timestamp,
+};
+use sha2::{Digest, Sha256};
+use tonic::{Request, Status, transport::Channel};
+use uuid::Uuid;
+
+pub use evidentia_common::testing::WAIT;
+
+pub struct TestApp {
+    pub service: Spawned,
+}
+
+impl TestApp {
+    pub async fn spawn() -> Self {
+        Self::spawn_with(|_| {}).await
+    }
+
+    /// Spawns the service with its configuration adjusted by `adjust`.
+    pub async fn spawn_with(adjust: impl FnOnce(&mut Config)) -> Self {
+        let mut config = <EvidenceService as Service>::config().expect("config");
+        config.service = test_config("evidence").await;
+        adjust(&mut config);
+        Self {
+            service: Spawned::start::<EvidenceService>(config).await,
+        }
+    }
+
+    /// A new user of the service (the gateway would send their id with every call).
+    pub fn user(&self) -> User {
+        User {
+            caller: Caller {
+                user_id: Some(Uuid::now_v7()),
+                ..Caller::default()
+            },
+            client: EvidenceServiceClient::new(self.service.channel.clone()),
+        }
+    }
+
+    /// Moves the folder's storage date a minute into the past.
+    pub async fn expire_now(&self, folder: &str) {
+        sqlx::query!(
+            "UPDATE folders SET storage_expires_at = now() - interval '1 minute' WHERE id = $1",
+            Uuid::parse_str(folder).unwrap()
+        )
+        .execute(&mut testing::connect(&self.service.database_url).await)
+        .await
+        .unwrap();
+    }
+}
+
+pub struct User {
+    caller: Caller,
+    client: EvidenceServiceClient<Channel>,
+}
+
+impl User {
+    /// The service's client (calls carry no user unless made with [`User::req`]).
+    pub fn client(&self) -> EvidenceServiceClient<Channel> {
+        self.client.clone()
+    }
+
+    /// `message` as this user's call.
+    pub fn req<T>(&self, message: T) -> Request<T> {
+        self.caller.request(message)
+    }
+
+    pub async fn create_folder(
+        &self,
+        request: pb::CreateFolderRequest,
+    ) -> Result<pb::Folder, Status> {
+        self.client()
+            .create_folder(self.req(request))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    /// A new ordinary folder's id.
+    pub async fn folder(&self, name: &str) -> String {
+        self.create_folder(pb::CreateFolderRequest {
+            name: name.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .id
+    }
+
+    pub async fn get_folder(&self, folder: &str) -> Result<pb::Folder, Status> {
+        self.client()
+            .get_folder(self.req(pb::GetFolderRequest {
+                folder_id: folder.into(),
+            }))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    pub async fn list_folders(
+        &self,
+        pickup_folder_id: Option<String>,
+    ) -> Result<Vec<pb::Folder>, Status> {
+        self.client()
+            .list_folders(self.req(pb::ListFoldersRequest { pickup_folder_id }))
+            .await
+            .map(|r| r.into_inner().folders)
+    }
+
+    pub async fn create_item(
+        &self,
+        request: pb::CreateItemRequest,
+    ) -> Result<pb::CreateItemResponse, Status> {
+        self.client()
+            .create_item(self.req(request))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    pub async fn finish(&self, item: &str) -> Result<pb::Item, Status> {
+        self.client()
+            .finish_upload(self.req(pb::FinishUploadRequest {
+                item_id: item.into(),
+            }))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    pub async fn item(&self, item: &str) -> Result<pb::Item, Status> {
+        self.client()
+            .get_item(self.req(pb::GetItemRequest {
+                item_id: item.into(),
+            }))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    pub async fn list_items(&self, folder: &str) -> Result<Vec<pb::Item>, Status> {
+        self.client()
+            .list_items(self.req(pb::ListItemsRequest {
+                folder_id: folder.into(),
+            }))
+            .await
+            .map(|r| r.into_inner().items)
+    }
+
+    pub async fn download(&self, item: &str) -> Result<String, Status> {
+        self.client()
+            .download_item(self.req(pb::DownloadItemRequest {
+                item_id: item.into(),
+            }))
+            .await
+            .map(|r| r.into_inner().url)
+    }
+
+    pub async fn usage(&self) -> pb::StorageUsage {
+        self.client()
+            .get_storage_usage(self.req(pb::GetStorageUsageRequest {}))
+            .await
+            .unwrap()
+            .into_inner()
+    }
+
+    /// Waits until the item's status is `want`; answers the item.
+    pub async fn status_of(&self, item: &str, want: pb::ItemStatus) -> pb::Item {
+        testing::eventually(&format!("item status {want:?}"), WAIT, || async {
+            let found = self.item(item).await.ok()?;
+            (found.status == want as i32).then_some(found)
+        })
+        .await
+    }
+
+    /// Waits until the item has a thumbnail; answers the item.
+    pub async fn with_thumbnail(&self, item: &str) -> pb::Item {
+        testing::eventually("the thumbnail", WAIT, || async {
+            let found = self.item(item).await.ok()?;
+            found.thumbnail_url.is_some().then_some(found)
+        })
+        .await
+    }
+
+    /// Uploads `bytes` with the answer of a create or retake, finishes, and waits for `verified`.
+    pub async fn upload_and_verify(
+        &self,
+        created: &pb::CreateItemResponse,
+        bytes: Vec<u8>,
+    ) -> pb::Item {
+        let item = created.item.as_ref().unwrap();
+        assert!(
+            post_form(single(created), bytes, &item.mime_type)
+                .await
+                .is_success()
+        );
+        self.finish(&item.id).await.unwrap();
+        self.status_of(&item.id, pb::ItemStatus::Verified).await
+    }
+}
+
+pub fn sha256(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+pub fn at(rfc3339: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(rfc3339).unwrap().into()
+}
+
+fn media_type(mime: &str) -> pb::MediaType {
+    match mime.split('/').next() {
+        Some("image") => pb::MediaType::Image,
+        Some("video") => pb::MediaType::Video,
+        Some("audio") => pb::MediaType::Audio,
+        _ => pb::MediaType::Unspecified,
+    }
+}
+
+/// A capture of `bytes` in `folder` named "Front left", as a device registers it: taken in
+/// Amsterdam on 2026-01-15 at 10:00 UTC, with its SHA-256.
+pub fn capture(folder: &str, bytes: &[u8], mime: &str) -> pb::CreateItemRequest {
+    pb::CreateItemRequest {
+        folder_id: folder.into(),
+        name: "Front left".into(),
+        media_type: media_type(mime) as i32,
+        mime_type: mime.into(),
+        file_size: i64::try_from(bytes.len()).unwrap(),
+        sha256: sha256(bytes),
+        captured_at: Some(timestamp(at("2026-01-15T10:00:00Z"))),
+        latitude: Some(52.37),
+        longitude: Some(4.89),
+        ..Default::default()
+    }
+}
+
+/// The presigned POST of a create's answer.
+pub fn single(created: &pb::CreateItemResponse) -> &pb::SingleUpload {
+    match &created.upload {
+        Some(Upload::Single(post)) => post,
+        other => panic!("a single upload, not {other:?}"),
+    }
+}
+
+/// The multipart upload of a create's answer.
+pub fn multipart(created: &pb::CreateItemResponse) -> &pb::MultipartUpload {
+    match &created.upload {
+        Some(Upload::Multipart(upload)) => upload,
+        other => panic!("a multipart upload, not {other:?}"),
+    }
+}
+
+/// Posts the file with the presigned POST's fields, as a browser form would.
+pub async fn post_form(
+    upload: &pb::SingleUpload,
+    bytes: Vec<u8>,
+    mime: &str,
+) -> reqwest::StatusCode {
+    let mut form = reqwest::multipart::Form::new();
+    for (key, value) in &upload.fields {
+        form = form.text(key.clone(), value.clone());
+    }
+    let part = reqwest::multipart::Part::bytes(bytes)
+        .file_name("capture")
+        .mime_str(mime)
+        .unwrap();
+    form = form.part("file", part);
+    reqwest::Client::new()
+        .post(&upload.url)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+/// A presigned GET: its status and body.
+pub async fn fetch(url: &str) -> (u16, Vec<u8>) {
+    let response = reqwest::get(url).await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.bytes().await.unwrap().to_vec())
+}
+
+pub fn jpeg(width: u32, height: u32, blue: u8) -> Vec<u8> {
+    let photo = image::RgbImage::from_fn(width, height, |x, y| {
+        image::Rgb([(x % 256) as u8, (y % 256) as u8, blue])
+    });
+    let mut out = std::io::Cursor::new(Vec::new());
+    photo.write_to(&mut out, image::ImageFormat::Jpeg).unwrap();
+    out.into_inner()
+}
+
+/// A real one-second MPEG-4 video made by ffmpeg's test source.
+pub fn test_video() -> Vec<u8> {
+    let path = std::env::temp_dir().join(format!("clip-{}.mp4", Uuid::new_v4()));
+    let made = std::process::Command::new("ffmpeg")
+        .args(["-hide_banner", "-loglevel", "error", "-f", "lavfi"])
+        .args(["-i", "testsrc=size=640x360:rate=10", "-t", "1"])
+        .args([
+            "-pix_fmt",
+            "yuv420p",
+            "-c:v",
+            "mpeg4",
+            "-movflags",
+            "+faststart",
+        ])
+        .arg(&path)
+        .status()
+        .expect("ffmpeg is installed (deploy/local/apt-packages.txt)");
+    assert!(made.success());
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    bytes
+}
+
+/// Asserts `status` is InvalidArgument whose first field error names `field`.
+#[track_caller]
+pub fn assert_field(status: &Status, field: &str) {
+    assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+    let errors = testing::field_errors(status);
+    assert_eq!(
+        errors.first().map(|(f, _)| f.as_str()),
+        Some(field),
+        "{status:?}"
+    );
+}
+
+/// Asserts `status` is InvalidArgument whose first field error says `message`.
+#[track_caller]
+pub fn assert_message(status: &Status, message: &str) {
+    assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+    let errors = testing::field_errors(status);
+    assert_eq!(
+        errors.first().map(|(_, m)| m.as_str()),
+        Some(message),
+        "{status:?}"
+    );
+}
