@@ -4,11 +4,12 @@
 use chrono::{DateTime, Utc};
 use evidence::{EvidenceService, config::Config};
 use evidentia_common::{
+    config::Configuration as _,
     grpc::Caller,
     proto::evidence::v1::{
         self as pb, create_item_response::Upload, evidence_service_client::EvidenceServiceClient,
     },
-    service::{Service, test_config},
+    service::test_config,
     testing::{self, Spawned},
     time::timestamp,
 };
@@ -29,7 +30,7 @@ impl TestApp {
 
     /// Spawns the service with its configuration adjusted by `adjust`.
     pub async fn spawn_with(adjust: impl FnOnce(&mut Config)) -> Self {
-        let mut config = <EvidenceService as Service>::config().expect("config");
+        let mut config = Config::from_env().expect("config");
         config.service = test_config("evidence").await;
         adjust(&mut config);
         Self {
