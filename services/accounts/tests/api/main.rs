@@ -9,6 +9,7 @@
 )]
 
 mod history;
+mod organizations;
 mod profile;
 mod recovery;
 
