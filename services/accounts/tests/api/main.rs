@@ -319,11 +319,14 @@ impl TestApp {
             .map(tonic::Response::into_inner)
     }
 
-    async fn sql(&self, query: &str, email: &str) {
+    /// Makes every confirmation code sent to `email` expired.
+    async fn expire_codes(&self, email: &str) {
         let mut conn = testing::connect(&self.config.service.database_url).await;
-        sqlx::query(query)
-            .bind(email)
-            .execute(&mut conn)
+        sqlx::query!(
+            "UPDATE confirmation_codes SET expires_at = now() - interval '1 second' WHERE subject = $1",
+            email
+        )
+        .execute(&mut conn)
             .await
             .unwrap();
     }
@@ -642,11 +645,7 @@ async fn an_expired_code_is_refused() {
     let email = Person::new().email;
     app.send_code(&email).await.unwrap();
     let code = app.next_code(&email).await;
-    app.sql(
-        "UPDATE confirmation_codes SET expires_at = now() - interval '1 second' WHERE subject = $1",
-        &email,
-    )
-    .await;
+    app.expire_codes(&email).await;
 
     let status = app.verify_code(&email, &code).await.unwrap_err();
     assert_field_error(

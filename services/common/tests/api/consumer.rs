@@ -88,6 +88,7 @@ struct Harness {
 impl Harness {
     async fn start(recorder: Recorder) -> Self {
         let (_url, pool) = database().await;
+        // No migration knows this test's own `handled` table, so its queries are text, not query!.
         sqlx::query("CREATE TABLE handled (event_id uuid NOT NULL, username text NOT NULL)")
             .execute(&pool)
             .await

@@ -40,7 +40,7 @@ pub fn account_created(username: &str) -> AccountCreated {
 }
 
 pub async fn outbox_rows(pool: &PgPool) -> i64 {
-    sqlx::query_scalar("SELECT count(*) FROM outbox")
+    sqlx::query_scalar!(r#"SELECT count(*) AS "n!" FROM outbox"#)
         .fetch_one(pool)
         .await
         .expect("count outbox rows")

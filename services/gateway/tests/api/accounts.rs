@@ -393,79 +393,100 @@ async fn a_deleted_account_is_recovered_within_its_grace_period_and_purged_every
     purge_now(&stack, &user).await;
 }
 
-async fn count(db: &secrecy::SecretString, sql: &str, id: uuid::Uuid) -> i64 {
-    let pool = sqlx::PgPool::connect(db.expose_secret()).await.unwrap();
-    let n = sqlx::query_scalar(sql)
-        .bind(id)
-        .fetch_one(&pool)
+/// The rows each service keeps for one user.
+struct UserRows {
+    users: i64,
+    customers: i64,
+    storage_usage: i64,
+    referral_codes: i64,
+    directory: i64,
+    directory_deleted: i64,
+}
+
+async fn user_rows(stack: &Stack, id: uuid::Uuid) -> UserRows {
+    let mut accounts = testing::connect(&stack.accounts_db).await;
+    let mut payments = testing::connect(&stack.payments_db).await;
+    let mut evidence = testing::connect(&stack.evidence_db).await;
+    let mut referrals = testing::connect(&stack.referrals_db).await;
+    let mut sharing = testing::connect(&stack.sharing_db).await;
+    let directory = sqlx::query!(
+        r#"SELECT count(*) AS "all!", count(*) FILTER (WHERE deleted_at IS NOT NULL) AS "deleted!"
+           FROM account_directory WHERE user_id = $1"#,
+        id
+    )
+    .fetch_one(&mut sharing)
+    .await
+    .unwrap();
+    UserRows {
+        users: sqlx::query_scalar!(r#"SELECT count(*) AS "n!" FROM users WHERE id = $1"#, id)
+            .fetch_one(&mut accounts)
+            .await
+            .unwrap(),
+        customers: sqlx::query_scalar!(
+            r#"SELECT count(*) AS "n!" FROM customers WHERE user_id = $1"#,
+            id
+        )
+        .fetch_one(&mut payments)
         .await
-        .unwrap();
-    pool.close().await;
-    n
+        .unwrap(),
+        storage_usage: sqlx::query_scalar!(
+            r#"SELECT count(*) AS "n!" FROM storage_usage WHERE user_id = $1"#,
+            id
+        )
+        .fetch_one(&mut evidence)
+        .await
+        .unwrap(),
+        referral_codes: sqlx::query_scalar!(
+            r#"SELECT count(*) AS "n!" FROM referral_codes WHERE user_id = $1"#,
+            id
+        )
+        .fetch_one(&mut referrals)
+        .await
+        .unwrap(),
+        directory: directory.all,
+        directory_deleted: directory.deleted,
+    }
 }
 
 async fn purge_now(stack: &Stack, user: &SignedUp) {
     let accounts = sqlx::PgPool::connect(stack.accounts_db.expose_secret())
         .await
         .unwrap();
-    let id: uuid::Uuid = sqlx::query_scalar("SELECT id FROM users WHERE username = $1")
-        .bind(&user.username)
+    let id = sqlx::query_scalar!("SELECT id FROM users WHERE username = $1", &user.username)
         .fetch_one(&accounts)
         .await
         .unwrap();
     // Everything the services made at sign-up is there before the purge.
-    testing::eventually("the sign-up reached every service", Duration::from_secs(20), || async {
-        let ready = count(&stack.payments_db, "SELECT count(*) FROM customers WHERE user_id = $1", id).await == 1
-            && count(&stack.evidence_db, "SELECT count(*) FROM storage_usage WHERE user_id = $1", id).await == 1
-            && count(&stack.referrals_db, "SELECT count(*) FROM referral_codes WHERE user_id = $1", id).await == 1
-            && count(&stack.sharing_db, "SELECT count(*) FROM account_directory WHERE user_id = $1 AND deleted_at IS NOT NULL", id).await == 1;
-        ready.then_some(())
-    })
+    testing::eventually(
+        "the sign-up reached every service",
+        Duration::from_secs(20),
+        || async {
+            let rows = user_rows(stack, id).await;
+            let ready = rows.customers == 1
+                && rows.storage_usage == 1
+                && rows.referral_codes == 1
+                && rows.directory_deleted == 1;
+            ready.then_some(())
+        },
+    )
     .await;
-    sqlx::query("UPDATE users SET recoverable_until = now() - interval '1 second' WHERE id = $1")
-        .bind(id)
-        .execute(&accounts)
-        .await
-        .unwrap();
+    sqlx::query!(
+        "UPDATE users SET recoverable_until = now() - interval '1 second' WHERE id = $1",
+        id
+    )
+    .execute(&accounts)
+    .await
+    .unwrap();
     testing::eventually(
         "the purge reached every service",
         Duration::from_secs(30),
         || async {
-            let gone = count(
-                &stack.accounts_db,
-                "SELECT count(*) FROM users WHERE id = $1",
-                id,
-            )
-            .await
-                == 0
-                && count(
-                    &stack.payments_db,
-                    "SELECT count(*) FROM customers WHERE user_id = $1",
-                    id,
-                )
-                .await
-                    == 0
-                && count(
-                    &stack.evidence_db,
-                    "SELECT count(*) FROM storage_usage WHERE user_id = $1",
-                    id,
-                )
-                .await
-                    == 0
-                && count(
-                    &stack.referrals_db,
-                    "SELECT count(*) FROM referral_codes WHERE user_id = $1",
-                    id,
-                )
-                .await
-                    == 0
-                && count(
-                    &stack.sharing_db,
-                    "SELECT count(*) FROM account_directory WHERE user_id = $1",
-                    id,
-                )
-                .await
-                    == 0;
+            let rows = user_rows(stack, id).await;
+            let gone = rows.users == 0
+                && rows.customers == 0
+                && rows.storage_usage == 0
+                && rows.referral_codes == 0
+                && rows.directory == 0;
             gone.then_some(())
         },
     )

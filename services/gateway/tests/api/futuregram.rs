@@ -511,18 +511,31 @@ async fn executors_and_recipients_change_until_the_release_within_what_was_paid(
     assert_eq!(count_mail(&recipient, "/futuregram/view/"), 0);
 }
 
-async fn sharing_row(stack: &Stack, sql: &str, share_id: &str) -> Option<String> {
-    use secrecy::ExposeSecret;
-    let pool = sqlx::PgPool::connect(stack.sharing_db.expose_secret())
-        .await
-        .unwrap();
-    let value: Option<String> = sqlx::query_scalar(sql)
-        .bind(Uuid::parse_str(share_id).unwrap())
-        .fetch_optional(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
-    value
+/// The futuregram's state in sharing's database, if it has a row.
+async fn futuregram_state(stack: &Stack, share_id: &str) -> Option<String> {
+    let mut conn = testing::connect(&stack.sharing_db).await;
+    sqlx::query_scalar!(
+        "SELECT state FROM futuregrams WHERE share_id = $1",
+        Uuid::parse_str(share_id).unwrap()
+    )
+    .fetch_optional(&mut conn)
+    .await
+    .unwrap()
+}
+
+/// Whether sharing's directory has the futuregram's owner as "live" or "deleted", if it has
+/// the futuregram.
+async fn owner_in_directory(stack: &Stack, share_id: &str) -> Option<String> {
+    let mut conn = testing::connect(&stack.sharing_db).await;
+    sqlx::query_scalar!(
+        r#"SELECT CASE WHEN a.deleted_at IS NULL THEN 'live' ELSE 'deleted' END AS "marked!"
+           FROM futuregrams f JOIN account_directory a ON a.user_id = f.owner_id
+           WHERE f.share_id = $1"#,
+        Uuid::parse_str(share_id).unwrap()
+    )
+    .fetch_optional(&mut conn)
+    .await
+    .unwrap()
 }
 
 #[tokio::test]
@@ -556,14 +569,11 @@ async fn a_deleted_owners_futuregram_waits_until_the_account_is_recovered() {
         )
         .await;
     assert_eq!(status, 200, "{deleted}");
-    let marked = "SELECT CASE WHEN a.deleted_at IS NULL THEN 'live' ELSE 'deleted' END
-                  FROM futuregrams f JOIN account_directory a ON a.user_id = f.owner_id
-                  WHERE f.share_id = $1";
     testing::eventually(
         "sharing told of the deletion",
         Duration::from_secs(20),
         || async {
-            (sharing_row(&stack, marked, &s.share_id).await.as_deref() == Some("deleted"))
+            (owner_in_directory(&stack, &s.share_id).await.as_deref() == Some("deleted"))
                 .then_some(())
         },
     )
@@ -572,9 +582,8 @@ async fn a_deleted_owners_futuregram_waits_until_the_account_is_recovered() {
     // The date passes while the account is deleted: nothing is released.
     stack.clock.advance(DAY + Duration::from_secs(60));
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let state = "SELECT state FROM futuregrams WHERE share_id = $1";
     assert_eq!(
-        sharing_row(&stack, state, &s.share_id).await.as_deref(),
+        futuregram_state(&stack, &s.share_id).await.as_deref(),
         Some("pending")
     );
     assert_eq!(count_mail(&recipient, "/futuregram/view/"), 0);
@@ -589,7 +598,7 @@ async fn a_deleted_owners_futuregram_waits_until_the_account_is_recovered() {
     assert_eq!(status, 200, "{pair}");
     token_in_mail(&recipient, "/futuregram/view/", &[]).await;
     assert_eq!(
-        sharing_row(&stack, state, &s.share_id).await.as_deref(),
+        futuregram_state(&stack, &s.share_id).await.as_deref(),
         Some("released")
     );
     assert_eq!(count_mail(&recipient, "/futuregram/view/"), 1);

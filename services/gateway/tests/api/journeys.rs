@@ -49,7 +49,7 @@ async fn sign_up_creates_account_stripe_customer_and_referral_code() {
         Duration::from_secs(20),
         || async {
             let mut conn = testing::connect(&stack.referrals_db).await;
-            sqlx::query_scalar::<_, String>("SELECT code FROM referral_codes")
+            sqlx::query_scalar!("SELECT code FROM referral_codes")
                 .fetch_optional(&mut conn)
                 .await
                 .expect("query")

@@ -865,11 +865,13 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
     let late_token =
         link_token(&read_message(&late, "/organization-sharing/verification/", &[]).await);
     let mut conn = testing::connect(&stack.sharing_db).await;
-    sqlx::query("UPDATE contribution_links SET expires_at = now() - interval '1 second' WHERE id = $1::uuid")
-        .bind(second["id"].as_str().unwrap())
-        .execute(&mut conn)
-        .await
-        .unwrap();
+    sqlx::query!(
+        "UPDATE contribution_links SET expires_at = now() - interval '1 second' WHERE id = $1",
+        Uuid::parse_str(second["id"].as_str().unwrap()).unwrap()
+    )
+    .execute(&mut conn)
+    .await
+    .unwrap();
     let (status, expired) = stack
         .post(
             "sharing/anonymous/verification/send/",

@@ -458,11 +458,13 @@ async fn a_paid_extension_that_cannot_be_applied_is_refunded_to_the_wallet() {
     let evidence = sqlx::PgPool::connect(secrecy::ExposeSecret::expose_secret(&stack.evidence_db))
         .await
         .unwrap();
-    sqlx::query("UPDATE folders SET purged_at = now() WHERE id = $1")
-        .bind(uuid::Uuid::parse_str(folder_id).unwrap())
-        .execute(&evidence)
-        .await
-        .unwrap();
+    sqlx::query!(
+        "UPDATE folders SET purged_at = now() WHERE id = $1",
+        uuid::Uuid::parse_str(folder_id).unwrap()
+    )
+    .execute(&evidence)
+    .await
+    .unwrap();
     let (status, paid) = user
         .post_keyed(
             "payments/stored-account/pay/",

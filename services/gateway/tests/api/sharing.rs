@@ -388,14 +388,14 @@ async fn an_authenticated_share_is_paid_once_rendered_with_the_banner_and_opened
         "{intact}"
     );
     let mut db = testing::connect(&stack.sharing_db).await;
-    sqlx::query("ALTER TABLE custody_entries DISABLE TRIGGER custody_entries_no_update")
+    sqlx::query!("ALTER TABLE custody_entries DISABLE TRIGGER custody_entries_no_update")
         .execute(&mut db)
         .await
         .unwrap();
-    sqlx::query(
-        "UPDATE custody_entries SET detail = 'somewhere else' WHERE item_id = $1::uuid AND seq = 4",
+    sqlx::query!(
+        "UPDATE custody_entries SET detail = 'somewhere else' WHERE item_id = $1 AND seq = 4",
+        uuid::Uuid::parse_str(image["id"].as_str().unwrap()).unwrap()
     )
-    .bind(image["id"].as_str().unwrap())
     .execute(&mut db)
     .await
     .unwrap();
@@ -447,11 +447,13 @@ async fn an_authenticated_share_is_paid_once_rendered_with_the_banner_and_opened
     let (status, other_share) = share(&stack, &owner.access, &folder, "share-2", &second).await;
     assert_eq!(status, 201, "{other_share}");
     let mut db = testing::connect(&stack.sharing_db).await;
-    let foreign: uuid::Uuid = sqlx::query_scalar("SELECT id FROM copies WHERE share_id = $1::uuid")
-        .bind(other_share["share"]["id"].as_str().unwrap())
-        .fetch_one(&mut db)
-        .await
-        .unwrap();
+    let foreign = sqlx::query_scalar!(
+        "SELECT id FROM copies WHERE share_id = $1",
+        uuid::Uuid::parse_str(other_share["share"]["id"].as_str().unwrap()).unwrap()
+    )
+    .fetch_one(&mut db)
+    .await
+    .unwrap();
     let response = stack
         .http
         .post(stack.url(&format!("sharing/copies/{foreign}/events/")))
@@ -464,10 +466,10 @@ async fn an_authenticated_share_is_paid_once_rendered_with_the_banner_and_opened
 
     // Once the folder's storage date passes, the recipient's copies are expired, without links.
     let mut evidence_db = testing::connect(&stack.evidence_db).await;
-    sqlx::query(
-        "UPDATE folders SET storage_expires_at = now() - interval '1 day' WHERE id = $1::uuid",
+    sqlx::query!(
+        "UPDATE folders SET storage_expires_at = now() - interval '1 day' WHERE id = $1",
+        uuid::Uuid::parse_str(&folder).unwrap()
     )
-    .bind(&folder)
     .execute(&mut evidence_db)
     .await
     .unwrap();
@@ -480,10 +482,10 @@ async fn an_authenticated_share_is_paid_once_rendered_with_the_banner_and_opened
             "{item}"
         );
     }
-    sqlx::query(
-        "UPDATE folders SET storage_expires_at = now() + interval '1 year' WHERE id = $1::uuid",
+    sqlx::query!(
+        "UPDATE folders SET storage_expires_at = now() + interval '1 year' WHERE id = $1",
+        uuid::Uuid::parse_str(&folder).unwrap()
     )
-    .bind(&folder)
     .execute(&mut evidence_db)
     .await
     .unwrap();
@@ -527,25 +529,30 @@ async fn an_authenticated_share_is_paid_once_rendered_with_the_banner_and_opened
         .await;
     assert_eq!(status, 200, "{deleted}");
     let mut accounts = testing::connect(&stack.accounts_db).await;
-    sqlx::query(
+    sqlx::query!(
         "UPDATE users SET recoverable_until = now() - interval '1 second' WHERE username = $1",
+        &owner.username
     )
-    .bind(&owner.username)
     .execute(&mut accounts)
     .await
     .unwrap();
-    testing::eventually("the purge reached sharing", Duration::from_secs(30), || async {
-        let mut db = testing::connect(&stack.sharing_db).await;
-        let left: i64 = sqlx::query_scalar(
-            "SELECT (SELECT count(*) FROM shares WHERE id = $1::uuid) + (SELECT count(*) FROM custody_entries WHERE item_id = $2::uuid)",
-        )
-        .bind(share_id)
-        .bind(image["id"].as_str().unwrap())
-        .fetch_one(&mut db)
-        .await
-        .unwrap();
-        (left == 0).then_some(())
-    })
+    testing::eventually(
+        "the purge reached sharing",
+        Duration::from_secs(30),
+        || async {
+            let mut db = testing::connect(&stack.sharing_db).await;
+            let left = sqlx::query_scalar!(
+                r#"SELECT (SELECT count(*) FROM shares WHERE id = $1)
+                    + (SELECT count(*) FROM custody_entries WHERE item_id = $2) AS "left!""#,
+                uuid::Uuid::parse_str(share_id).unwrap(),
+                uuid::Uuid::parse_str(image["id"].as_str().unwrap()).unwrap()
+            )
+            .fetch_one(&mut db)
+            .await
+            .unwrap();
+            (left == 0).then_some(())
+        },
+    )
     .await;
 }
 
@@ -631,7 +638,7 @@ async fn expired_folders_declined_cards_and_bad_input_create_no_share() {
     assert_eq!(status, 400);
 
     let mut db = testing::connect(&stack.evidence_db).await;
-    sqlx::query("UPDATE folders SET storage_expires_at = now() - interval '1 day'")
+    sqlx::query!("UPDATE folders SET storage_expires_at = now() - interval '1 day'")
         .execute(&mut db)
         .await
         .unwrap();

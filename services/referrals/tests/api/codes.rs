@@ -57,11 +57,13 @@ impl TestApp {
     /// The codes stored for `user_id` (read directly: GetReferralInfo would make one).
     async fn stored_codes(&self, user_id: Uuid) -> Vec<String> {
         let mut conn = testing::connect(&self.service.database_url).await;
-        sqlx::query_scalar("SELECT code FROM referral_codes WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_all(&mut conn)
-            .await
-            .unwrap()
+        sqlx::query_scalar!(
+            "SELECT code FROM referral_codes WHERE user_id = $1",
+            user_id
+        )
+        .fetch_all(&mut conn)
+        .await
+        .unwrap()
     }
 
     async fn processed(&self, message_id: Uuid) -> bool {
