@@ -484,7 +484,7 @@ impl PaymentsRpc for PaymentsApi {
             return reply(answer);
         }
         let created = wallet::create_intent(
-            pool,
+            &mut tx,
             self.state.stripe.as_ref(),
             user_id,
             &intent,
@@ -501,10 +501,12 @@ impl PaymentsRpc for PaymentsApi {
         reply(answer)
     }
 
-    /// A purchase in the steps of `app::pay`, in one transaction holding the key's lock (a retry
-    /// waits for this request and gets its answer): the quote reads without locks, the card
-    /// charge is recorded in a transaction of its own (a transfer credited to the wallet stays),
-    /// and the wallet row is locked only by the debit, after Stripe answered.
+    /// A purchase in the steps of `app::pay`, in one transaction on one connection, holding the
+    /// key's lock (a retry waits for this request and gets its answer) and, paid from the wallet,
+    /// the user's wallet-purchase lock (concurrent purchases from one wallet are decided one after
+    /// the other, so one card charge covers a shortfall); the wallet row itself is locked only by
+    /// the debit, after Stripe answered. A declined card is recorded and committed without an
+    /// answer for the key.
     async fn pay(&self, request: Request<pb::PayRequest>) -> Reply<pb::PayResponse> {
         let user_id = user_of(&request)?;
         let req = request.into_inner();
@@ -531,7 +533,15 @@ impl PaymentsRpc for PaymentsApi {
             return reply(answer);
         }
         let quote = pay::quote(&mut tx, pricing, user_id, &order).await?;
-        let funded = pay::fund(pool, stripe, user_id, guard.key(), &quote).await?;
+        let funded = match pay::fund(&mut tx, stripe, user_id, guard.key(), &quote).await {
+            Err(PaymentsError::CardDeclined) => {
+                // The decline and its top-up error stay; the key keeps no answer, so a retry asks
+                // Stripe again under the same Stripe key.
+                tx.commit().await.map_err(PaymentsError::from)?;
+                return Err(PaymentsError::CardDeclined.into());
+            }
+            funded => funded?,
+        };
         let purchase = pay::complete(&mut tx, user_id, &order, &quote, &funded).await?;
         let answer = pb::PayResponse {
             transaction: Some(transactions::get(&mut tx, user_id, purchase).await?.into()),

@@ -10,7 +10,7 @@
 use chrono::{DateTime, Utc};
 use evidentia_common::{outbox, time};
 use evidentia_proto::events::v1::StorageExtensionPaid;
-use sqlx::{PgConnection, PgPool};
+use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
@@ -90,8 +90,11 @@ pub enum Funding {
     Card { payment_method: String },
 }
 
-/// Step 1: the price and the plan to pay it, read without locks (`complete` checks the balance
-/// again under the wallet's lock).
+/// Step 1: the price and the plan to pay it, read without row locks. From the wallet, the user's
+/// wallet-purchase lock is taken first, for the rest of the caller's transaction: concurrent
+/// purchases from one wallet are planned one after the other, each seeing what the one before
+/// debited or charged, so one card charge covers a shortfall. `complete` checks the balance again
+/// under the wallet row's lock.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
 pub async fn quote(
     conn: &mut PgConnection,
@@ -112,6 +115,7 @@ pub async fn quote(
         Item::Share { breakdown, .. } => *breakdown,
     };
     let funding = if order.from_wallet {
+        wallets::lock_purchases(conn, user_id).await?;
         let funds = wallets::funds(conn, user_id).await?;
         let balance = funds.as_ref().map_or(0, |f| f.balance);
         let transfer = if balance < breakdown.wallet_total {
@@ -154,11 +158,12 @@ pub struct Funded {
 }
 
 /// Step 2: the card charge the quote needs, at Stripe under a key made from the request's (a retry
-/// is the same charge), recorded at once in its own transaction: a transfer credited to the wallet
-/// stays the user's even if the purchase then fails. A decline is recorded and is `CardDeclined`.
+/// is the same charge), recorded on the caller's connection (in its transaction, which holds the
+/// request's key: a second connection taken meanwhile could wait for ever on a pool that
+/// purchases in flight have emptied). A decline is recorded there too and is `CardDeclined`.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
 pub async fn fund(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     stripe: &dyn Stripe,
     user_id: Uuid,
     key: &str,
@@ -187,20 +192,17 @@ pub async fn fund(
     };
     match charges::charge(stripe, &charge).await {
         Ok(intent) => {
-            let mut tx = pool.begin().await?;
-            charges::record_charge(&mut tx, &intent.id, &charge).await?;
-            tx.commit().await?;
+            charges::record_charge(conn, &intent.id, &charge).await?;
             Ok(Funded {
                 charged_to_card: amount,
                 card_intent: Some(intent.id),
             })
         }
         Err(StripeFailure::Declined { message, .. }) => {
-            let mut conn = pool.acquire().await?;
             if purpose == Purpose::Shortfall {
-                wallets::set_top_up_error(&mut conn, user_id, payment_method, &message).await?;
+                wallets::set_top_up_error(conn, user_id, payment_method, &message).await?;
             }
-            declines::insert(&mut conn, &charge.declined(&message)).await?;
+            declines::insert(conn, &charge.declined(&message)).await?;
             Err(PaymentsError::CardDeclined)
         }
         Err(other) => Err(other.into()),

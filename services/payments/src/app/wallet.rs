@@ -114,21 +114,19 @@ pub struct BrowserIntent {
 }
 
 /// Creates the PaymentIntent at Stripe (the key makes a retry the same intent). The card is
-/// checked first; nothing is written, and no connection is held while Stripe answers.
+/// checked first, on the caller's connection (the one holding the request's key: a second
+/// connection taken while it is held could wait for ever on a pool that requests like this one
+/// have emptied); nothing is written.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
 pub async fn create_intent(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     stripe: &dyn Stripe,
     user_id: Uuid,
     intent: &BrowserIntent,
     key: &str,
 ) -> Result<Intent, PaymentsError> {
-    let customer = {
-        let mut conn = pool.acquire().await?;
-        let customer = customers::id_of(&mut conn, user_id).await?;
-        saved_card(&mut conn, user_id, &intent.payment_method).await?;
-        customer
-    };
+    let customer = customers::id_of(conn, user_id).await?;
+    saved_card(conn, user_id, &intent.payment_method).await?;
     Ok(stripe
         .create_payment_intent(
             &customer,

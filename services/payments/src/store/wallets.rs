@@ -36,6 +36,19 @@ pub struct Funds {
     pub auto_amount: i64,
 }
 
+/// Serialises purchases from the user's wallet until the end of the transaction (an advisory
+/// lock: credits and top-ups, which lock the wallet row only to write it, do not wait for it).
+#[tracing::instrument(skip_all)]
+pub async fn lock_purchases(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!(
+        "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
+        format!("wallet-purchase:{user_id}")
+    )
+    .fetch_one(conn)
+    .await?;
+    Ok(())
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn funds(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option<Funds>> {
     sqlx::query_as!(

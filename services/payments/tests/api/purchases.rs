@@ -95,3 +95,67 @@ async fn a_card_purchase_charges_the_default_card_and_leaves_the_wallet_alone() 
     assert_eq!(paid.stored_account.expect("account").balance, 50);
     app.stop().await;
 }
+
+#[tokio::test]
+async fn card_purchases_in_flight_beyond_the_pool_each_charge_and_record_once() {
+    // More purchases at Stripe at once than the service has database connections: each keeps to
+    // the one connection that holds its key, so none waits for a second one that never comes.
+    let app = TestApp::spawn().await;
+    let user = account_created();
+    let caller = as_user(user_of(&user));
+    app.saved_card(&user, OK_CARD).await;
+    let answers = futures::future::join_all((0..14).map(|n| {
+        let mut client = app.client();
+        let request = caller.request(extension(Uuid::now_v7(), "card", &format!("card-{n}")));
+        async move { client.pay(request).await.map(tonic::Response::into_inner) }
+    }))
+    .await;
+    for answer in &answers {
+        let transaction = answer.as_ref().expect("paid").transaction.as_ref().unwrap();
+        assert_eq!(transaction.charged_to_card, transaction.amount_paid);
+    }
+    let list = app
+        .client()
+        .list_transactions(caller.request(pb::ListTransactionsRequest {}))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(list.transactions.len(), 14);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn concurrent_purchases_from_one_wallet_are_planned_one_after_the_other() {
+    // spec §4: the balance pays first and one card charge covers a shortfall. Eight purchases of
+    // $7.04 at once against $10.50: each sees what the one before debited or charged, so every
+    // one is paid, and the wallet card is charged only when the balance is short.
+    let app = TestApp::spawn().await;
+    let user = account_created();
+    let caller = as_user(user_of(&user));
+    let card = app.saved_card(&user, OK_CARD).await;
+    assert_eq!(app.wallet(&user, &card, 1000).await, 1050);
+    let answers = futures::future::join_all((0..8).map(|n| {
+        let mut client = app.client();
+        let request = caller.request(extension(Uuid::now_v7(), "wallet", &format!("w-{n}")));
+        async move { client.pay(request).await.map(tonic::Response::into_inner) }
+    }))
+    .await;
+    for answer in &answers {
+        let transaction = answer.as_ref().expect("paid").transaction.as_ref().unwrap();
+        assert_eq!(transaction.paid_from_wallet, 704);
+    }
+    let balance = app
+        .client()
+        .get_wallet(caller.request(pb::GetWalletRequest {}))
+        .await
+        .unwrap()
+        .into_inner()
+        .balance;
+    // Every card charge (a $10.00 transfer when short, or a $10.00 auto top-up under $5.00) is in
+    // the balance exactly once, and none was made that was not needed: a transfer leaves less
+    // than $10.00, a top-up less than $15.00.
+    let charged = balance - 1050 + 8 * 704;
+    assert_eq!(charged % 1000, 0, "balance {balance}");
+    assert!((0..1500).contains(&balance), "balance {balance}");
+    app.stop().await;
+}
