@@ -223,3 +223,78 @@ pub fn reason(status: &tonic::Status) -> Option<String> {
     use tonic_types::StatusExt;
     status.get_details_error_info().map(|info| info.reason)
 }
+
+/// Where the local SMTP sink writes each message (`MAIL_DIR`, or the checkout's `.dev/mail`).
+pub fn mail_dir() -> std::path::PathBuf {
+    std::env::var_os("MAIL_DIR").map_or_else(
+        || std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.dev/mail"),
+        std::path::PathBuf::from,
+    )
+}
+
+/// Where the SMS file sink writes each message (`SMS_DIR`, or the checkout's `.dev/sms`).
+pub fn sms_dir() -> std::path::PathBuf {
+    std::env::var_os("SMS_DIR").map_or_else(
+        || std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.dev/sms"),
+        std::path::PathBuf::from,
+    )
+}
+
+/// The newest message to `to` (an e-mail in the SMTP sink, or an E.164 phone in the SMS sink)
+/// that contains `needle` and is none of `seen`, whole, with quoted-printable soft breaks joined.
+pub async fn read_message(to: &str, needle: &str, seen: &[String]) -> String {
+    let dir = if to.starts_with('+') {
+        sms_dir()
+    } else {
+        mail_dir()
+    };
+    let header = format!("to: {}", to.to_lowercase());
+    eventually(&format!("a message to {to}"), WAIT, || async {
+        let mut names: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                !p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            })
+            .collect();
+        names.sort();
+        names.iter().rev().find_map(|path| {
+            let text = std::fs::read_to_string(path).ok()?;
+            let text = text.replace("=\r\n", "").replace("\r\n", "\n");
+            (text.lines().any(|l| l.trim().to_lowercase() == header)
+                && text.contains(needle)
+                && !seen.contains(&text))
+            .then_some(text)
+        })
+    })
+    .await
+}
+
+/// The 6-digit confirmation code in a message.
+pub fn code_in(message: &str) -> String {
+    const LEAD: &str = "confirmation code is ";
+    let at = message
+        .find(LEAD)
+        .unwrap_or_else(|| panic!("no confirmation code in {message}"))
+        + LEAD.len();
+    message[at..at + 6].to_owned()
+}
+
+/// A real one-second MPEG-4 video made by ffmpeg's test source.
+pub fn test_video() -> Vec<u8> {
+    let path = std::env::temp_dir().join(format!("clip-{}.mp4", uuid::Uuid::new_v4()));
+    let made = std::process::Command::new("ffmpeg")
+        .args(["-hide_banner", "-loglevel", "error", "-f", "lavfi"])
+        .args(["-i", "testsrc=size=640x360:rate=10", "-t", "1"])
+        .args(["-pix_fmt", "yuv420p", "-c:v", "mpeg4"])
+        .args(["-movflags", "+faststart"])
+        .arg(&path)
+        .status()
+        .unwrap_or_else(|e| panic!("ffmpeg (deploy/local/apt-packages.txt): {e}"));
+    assert!(made.success(), "ffmpeg made no video");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("video: {e}"));
+    let _ = std::fs::remove_file(&path);
+    bytes
+}

@@ -84,15 +84,9 @@ fn now_nanos() -> u128 {
 }
 
 /// Where the SMTP sink writes one `.eml` per message.
-fn mail_dir() -> PathBuf {
-    std::env::var_os("MAIL_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.dev/mail"))
-}
-
 /// The confirmation codes mailed to `email` since `since_nanos`, oldest first.
 fn codes_mailed_to(email: &str, since_nanos: u128) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(mail_dir()) else {
+    let Ok(entries) = std::fs::read_dir(testing::mail_dir()) else {
         return Vec::new();
     };
     let mut names: Vec<(u128, PathBuf)> = entries
@@ -122,18 +116,7 @@ fn codes_mailed_to(email: &str, since_nanos: u128) -> Vec<String> {
         .collect()
 }
 
-fn field_violations(status: &Status) -> Vec<(String, String)> {
-    status
-        .get_details_bad_request()
-        .map(|details| {
-            details
-                .field_violations
-                .into_iter()
-                .map(|v| (v.field, v.description))
-                .collect()
-        })
-        .unwrap_or_default()
-}
+use testing::field_errors as field_violations;
 
 /// Asserts `status` is InvalidArgument naming `field` with `message`.
 #[track_caller]

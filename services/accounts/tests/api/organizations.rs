@@ -2,15 +2,15 @@
 //! revoked or expired refused, the roles' permission matrix, and removal, which ends the removed
 //! participant's sessions. Invite codes are read from the SMTP sink's and the SMS sink's messages.
 
-use evidentia_common::{auth, testing};
+use evidentia_common::{
+    auth,
+    testing::{self, read_message},
+};
 use evidentia_proto::accounts::v1::{self as pb, accounts_service_client::AccountsServiceClient};
 use tonic::{Code, Status, transport::Channel};
 use uuid::Uuid;
 
-use crate::{
-    PASSWORD, Person, TestApp, as_user, field_violations,
-    recovery::{e164, read_message},
-};
+use crate::{PASSWORD, Person, TestApp, as_user, field_violations, recovery::e164};
 
 /// Signs up the owner of a new organization called `name`.
 async fn sign_up_owner(app: &mut TestApp, name: &str) -> (Person, pb::TokenPair) {

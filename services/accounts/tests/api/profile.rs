@@ -1,13 +1,11 @@
 //! Profile changes: sensitive ones need a password token, and a new e-mail or phone needs the
 //! code sent to it before it takes effect.
 
+use evidentia_common::testing::{code_in, read_message};
 use evidentia_proto::accounts::v1 as pb;
 use tonic::Code;
 
-use crate::{
-    PASSWORD, TestApp, as_user, field_violations,
-    recovery::{code_in, e164, read_message},
-};
+use crate::{PASSWORD, TestApp, as_user, field_violations, recovery::e164};
 
 #[tokio::test]
 async fn sensitive_changes_need_a_password_token_and_a_new_address_needs_its_code() {

@@ -2,57 +2,11 @@
 //! with a single-use code that ends every session. Messages are read from the SMTP sink's and the
 //! SMS sink's directories.
 
-use std::path::PathBuf;
-
-use evidentia_common::testing::{self, WAIT};
+use evidentia_common::testing::{code_in, read_message};
 use evidentia_proto::accounts::v1::{self as pb, Channel, CodePurpose};
 use tonic::Code;
 
-use crate::{PASSWORD, TestApp, field_violations, mail_dir};
-
-fn sms_dir() -> PathBuf {
-    std::env::var_os("SMS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.dev/sms"))
-}
-
-/// The newest message to `to` (an e-mail, or an E.164 phone in the SMS sink) that contains
-/// `needle` and is none of `seen`, whole.
-pub(crate) async fn read_message(to: &str, needle: &str, seen: &[String]) -> String {
-    let dir = if to.starts_with('+') {
-        sms_dir()
-    } else {
-        mail_dir()
-    };
-    let header = format!("to: {}", to.to_lowercase());
-    testing::eventually(&format!("a message to {to}"), WAIT, || async {
-        let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .ok()?
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| {
-                !p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-            })
-            .collect();
-        names.sort();
-        names.iter().rev().find_map(|path| {
-            let text = std::fs::read_to_string(path).ok()?;
-            let text = text.replace("=\r\n", "").replace("\r\n", "\n");
-            (text.lines().any(|l| l.trim().to_lowercase() == header)
-                && text.contains(needle)
-                && !seen.contains(&text))
-            .then_some(text)
-        })
-    })
-    .await
-}
-
-/// The 6-digit code in a message.
-pub(crate) fn code_in(message: &str) -> String {
-    let at = message.find("confirmation code is ").expect("a code") + "confirmation code is ".len();
-    message[at..at + 6].to_owned()
-}
+use crate::{PASSWORD, TestApp, field_violations};
 
 pub(crate) fn e164(phone: &pb::PhoneNumber) -> String {
     format!("{}{}", phone.country_code, phone.national_number)

@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 use tonic::{Request, Status, transport::Channel};
 use uuid::Uuid;
 
-pub use evidentia_common::testing::WAIT;
+pub use evidentia_common::testing::{WAIT, test_video};
 
 pub struct TestApp {
     pub service: Spawned,
@@ -294,29 +294,6 @@ pub fn jpeg(width: u32, height: u32, blue: u8) -> Vec<u8> {
     let mut out = std::io::Cursor::new(Vec::new());
     photo.write_to(&mut out, image::ImageFormat::Jpeg).unwrap();
     out.into_inner()
-}
-
-/// A real one-second MPEG-4 video made by ffmpeg's test source.
-pub fn test_video() -> Vec<u8> {
-    let path = std::env::temp_dir().join(format!("clip-{}.mp4", Uuid::new_v4()));
-    let made = std::process::Command::new("ffmpeg")
-        .args(["-hide_banner", "-loglevel", "error", "-f", "lavfi"])
-        .args(["-i", "testsrc=size=640x360:rate=10", "-t", "1"])
-        .args([
-            "-pix_fmt",
-            "yuv420p",
-            "-c:v",
-            "mpeg4",
-            "-movflags",
-            "+faststart",
-        ])
-        .arg(&path)
-        .status()
-        .expect("ffmpeg is installed (deploy/local/apt-packages.txt)");
-    assert!(made.success());
-    let bytes = std::fs::read(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    bytes
 }
 
 /// Asserts `status` is InvalidArgument whose first field error names `field`.

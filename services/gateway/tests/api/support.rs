@@ -1,7 +1,7 @@
 //! The services of a sign-up, run in-process on free ports against the real components, with
 //! the gateway in front: each test has its own databases and exchange.
 
-use std::{net::SocketAddr, path::PathBuf, time::Duration};
+use std::{net::SocketAddr, time::Duration};
 
 use evidentia_common::{
     config::{Configuration as _, SecretString, ServiceConfig},
@@ -372,88 +372,11 @@ async fn read(response: reqwest::Response) -> (u16, Value) {
     (status, value)
 }
 
-pub fn mail_dir() -> PathBuf {
-    std::env::var("MAIL_DIR").map_or_else(
-        |_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.dev/mail"),
-        PathBuf::from,
-    )
-}
+pub use evidentia_common::testing::{code_in, mail_dir, read_message, sms_dir, test_video};
 
-/// The 6-digit code of the newest message to `email` in the SMTP sink's directory.
+/// The 6-digit code of the newest confirmation e-mail to `email`.
 pub async fn read_code(email: &str) -> String {
-    let dir = mail_dir();
-    let email = email.to_owned();
-    testing::eventually("the confirmation e-mail", Duration::from_secs(10), || {
-        let dir = dir.clone();
-        let email = email.clone();
-        async move {
-            let mut names: Vec<_> = std::fs::read_dir(&dir)
-                .ok()?
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .collect();
-            names.sort();
-            names.iter().rev().find_map(|path| {
-                let text = std::fs::read_to_string(path).ok()?;
-                if !text.contains(&format!("To: {email}")) {
-                    return None;
-                }
-                let at = text.find("confirmation code is ")? + "confirmation code is ".len();
-                Some(text[at..at + 6].to_owned())
-            })
-        }
-    })
-    .await
-}
-
-pub fn sms_dir() -> PathBuf {
-    std::env::var("SMS_DIR").map_or_else(
-        |_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.dev/sms"),
-        PathBuf::from,
-    )
-}
-
-/// The newest message to `to` (an e-mail in the SMTP sink or a phone in the SMS sink) that
-/// contains `needle` and none of `seen`, whole.
-pub async fn read_message(to: &str, needle: &str, seen: &[String]) -> String {
-    let (dir, header) = if to.starts_with('+') {
-        (sms_dir(), format!("To: {to}\n"))
-    } else {
-        (mail_dir(), format!("To: {to}"))
-    };
-    let needle = needle.to_owned();
-    let seen = seen.to_vec();
-    testing::eventually("the message", Duration::from_secs(10), || {
-        let dir = dir.clone();
-        let header = header.clone();
-        let needle = needle.clone();
-        let seen = seen.clone();
-        async move {
-            let mut names: Vec<_> = std::fs::read_dir(&dir)
-                .ok()?
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| {
-                    !p.file_name()
-                        .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-                })
-                .collect();
-            names.sort();
-            names.iter().rev().find_map(|path| {
-                let text = std::fs::read_to_string(path).ok()?;
-                let text = text.replace("=\r\n", "").replace("\r\n", "\n");
-                (text.contains(&header) && text.contains(&needle) && !seen.contains(&text))
-                    .then_some(text)
-            })
-        }
-    })
-    .await
-}
-
-/// The 6-digit code in a message.
-pub fn code_in(message: &str) -> String {
-    let at = message.find("confirmation code is ").expect("a code") + "confirmation code is ".len();
-    message[at..at + 6].to_owned()
+    code_in(&read_message(email, "confirmation code is ", &[]).await)
 }
 
 pub const STRIPE: &str = "http://127.0.0.1:8420";
@@ -630,29 +553,6 @@ pub async fn fetch(url: &Value) -> (u16, Vec<u8>) {
     let response = reqwest::get(url.as_str().expect("url")).await.expect("get");
     let status = response.status().as_u16();
     (status, response.bytes().await.expect("body").to_vec())
-}
-
-/// A real one-second MPEG-4 video made by ffmpeg's test source.
-pub fn test_video() -> Vec<u8> {
-    let path = std::env::temp_dir().join(format!("clip-{}.mp4", uuid::Uuid::new_v4()));
-    let made = std::process::Command::new("ffmpeg")
-        .args(["-hide_banner", "-loglevel", "error", "-f", "lavfi"])
-        .args(["-i", "testsrc=size=640x360:rate=10", "-t", "1"])
-        .args([
-            "-pix_fmt",
-            "yuv420p",
-            "-c:v",
-            "mpeg4",
-            "-movflags",
-            "+faststart",
-        ])
-        .arg(&path)
-        .status()
-        .expect("ffmpeg is installed (deploy/local/apt-packages.txt)");
-    assert!(made.success());
-    let bytes = std::fs::read(&path).expect("video");
-    std::fs::remove_file(&path).expect("remove");
-    bytes
 }
 
 // --- sharing: a share bought, and a recipient's way in ---
