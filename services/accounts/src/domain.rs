@@ -12,18 +12,10 @@ pub mod support;
 use evidentia_common::errors::FieldError;
 
 pub use address::Address;
-pub use evidentia_common::contact::{Email, PhoneNumber, REQUIRED};
+pub use evidentia_common::contact::{Email, PhoneNumber, REQUIRED, required};
 pub use history::{Action, Seen};
 pub use messages::{Channel, Destination, Purpose, mailbox};
 pub use secrets::{hash, random_token};
-
-fn required(field: &str, value: &str) -> Result<(), FieldError> {
-    if value.trim().is_empty() {
-        Err(FieldError::new(field, REQUIRED))
-    } else {
-        Ok(())
-    }
-}
 
 /// A username: a-z A-Z 0-9 @ + - . _, 2 to 20 characters.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -68,17 +68,7 @@ impl AccountsError {
     }
 }
 
-impl From<sqlx::Error> for AccountsError {
-    fn from(err: sqlx::Error) -> Self {
-        Self::Internal(err.into())
-    }
-}
-
-impl From<redis::RedisError> for AccountsError {
-    fn from(err: redis::RedisError) -> Self {
-        Self::Internal(err.into())
-    }
-}
+evidentia_common::internal_errors!(AccountsError: sqlx::Error, redis::RedisError);
 
 pub const CODE_FIELD: &str = "confirmation_code";
 

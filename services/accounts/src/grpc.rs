@@ -20,6 +20,7 @@ use crate::{
         history,
         invites::{self, InviteSettings},
         organizations,
+        passwords::{Attempt, SignIn},
         profile::{self, Profile},
         recovery::{self, Options, Proof},
         sender::Sender,
@@ -59,6 +60,15 @@ impl AccountsApi {
 
     async fn conn(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Postgres>, AccountsError> {
         Ok(self.state.pool.acquire().await?)
+    }
+
+    fn sign_in(&self) -> SignIn<'_> {
+        SignIn {
+            pool: &self.state.pool,
+            redis: &self.state.redis,
+            limits: &self.state.config.limits,
+            sessions: &self.state.config.sessions,
+        }
     }
 
     fn sender(&self) -> Sender<'_> {
@@ -309,18 +319,12 @@ impl AccountsRpc for AccountsApi {
     async fn login(&self, request: Request<pb::LoginRequest>) -> Reply<pb::TokenPair> {
         let seen = seen(&request);
         let req = request.into_inner();
-        let config = &self.state.config;
-        let tokens = sign_in::login(
-            &self.state.pool,
-            &self.state.redis,
-            &config.limits,
-            &config.sessions,
-            &req.username,
-            &req.password,
-            &seen,
-        )
-        .await?;
-        reply(tokens)
+        let attempt = Attempt {
+            login: &req.username,
+            password: &req.password,
+            seen: &seen,
+        };
+        reply(sign_in::login(&self.sign_in(), attempt).await?)
     }
 
     async fn refresh_token(
@@ -661,18 +665,12 @@ impl AccountsRpc for AccountsApi {
     ) -> Reply<pb::TokenPair> {
         let seen = seen(&request);
         let req = request.into_inner();
-        let config = &self.state.config;
-        let tokens = deletion::recover(
-            &self.state.pool,
-            &self.state.redis,
-            &config.limits,
-            &config.sessions,
-            &req.username,
-            &req.password,
-            &seen,
-        )
-        .await?;
-        reply(tokens)
+        let attempt = Attempt {
+            login: &req.username,
+            password: &req.password,
+            seen: &seen,
+        };
+        reply(deletion::recover(&self.sign_in(), attempt).await?)
     }
 
     async fn get_organization(

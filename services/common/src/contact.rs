@@ -15,7 +15,8 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$").expect("e-mail pattern")
 });
 
-fn required(field: &str, value: &str) -> Result<(), FieldError> {
+/// Refuses an empty or blank value with the spec's 'This field is required'.
+pub fn required(field: &str, value: &str) -> Result<(), FieldError> {
     if value.trim().is_empty() {
         Err(FieldError::new(field, REQUIRED))
     } else {

@@ -53,3 +53,18 @@ pub fn internal(error: &anyhow::Error) -> Status {
     tracing::error!(error = ?error, "internal error");
     Status::internal("Internal error.")
 }
+
+/// `From` for the failures a service reports as its own `Internal(anyhow::Error)` variant (its
+/// database, Redis): `internal_errors!(AccountsError: sqlx::Error, redis::RedisError);`.
+#[macro_export]
+macro_rules! internal_errors {
+    ($error:ty: $($source:ty),+ $(,)?) => {
+        $(
+            impl From<$source> for $error {
+                fn from(err: $source) -> Self {
+                    Self::Internal(err.into())
+                }
+            }
+        )+
+    };
+}

@@ -30,11 +30,7 @@ pub enum EvidenceError {
     Internal(#[from] anyhow::Error),
 }
 
-impl From<sqlx::Error> for EvidenceError {
-    fn from(err: sqlx::Error) -> Self {
-        Self::Internal(err.into())
-    }
-}
+evidentia_common::internal_errors!(EvidenceError: sqlx::Error);
 
 pub const EXPIRED_MESSAGE: &str = "Please extend your Storage Date for this file.";
 

@@ -57,11 +57,7 @@ impl From<crate::pricing::OutOfRange> for PaymentsError {
     }
 }
 
-impl From<sqlx::Error> for PaymentsError {
-    fn from(err: sqlx::Error) -> Self {
-        Self::Internal(err.into())
-    }
-}
+evidentia_common::internal_errors!(PaymentsError: sqlx::Error);
 
 impl From<StripeFailure> for PaymentsError {
     fn from(err: StripeFailure) -> Self {

@@ -116,6 +116,22 @@ impl StripeApi {
         })
     }
 
+    /// A GET of one Stripe object.
+    async fn get<T: DeserializeOwned>(&self, path: &str) -> Result<T, StripeFailure> {
+        self.call(StripeMethod::Get, path, &[], None).await
+    }
+
+    /// A POST of a form, with an idempotency key where a retry must not act twice.
+    async fn post<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        form: &[(String, String)],
+        idempotency_key: Option<&str>,
+    ) -> Result<T, StripeFailure> {
+        self.call(StripeMethod::Post, path, form, idempotency_key)
+            .await
+    }
+
     async fn call<T: DeserializeOwned>(
         &self,
         method: StripeMethod,
@@ -315,7 +331,7 @@ impl Stripe for StripeApi {
         }
         let key = format!("customer-{user_id}");
         let customer: IdOnly = self
-            .call(StripeMethod::Post, "/customers", &form, Some(&key))
+            .post("/customers", &form, Some(&key))
             .await
             .map_err(anyhow::Error::from)?;
         Ok(customer.id)
@@ -324,8 +340,7 @@ impl Stripe for StripeApi {
     #[tracing::instrument(skip_all, fields(stripe.customer = customer))]
     async fn update_customer_name(&self, customer: &str, name: &str) -> anyhow::Result<()> {
         let _: IdOnly = self
-            .call(
-                StripeMethod::Post,
+            .post(
                 &format!("/customers/{}", segment(customer)),
                 &[field("name", name)],
                 None,
@@ -337,12 +352,7 @@ impl Stripe for StripeApi {
     #[tracing::instrument(skip_all, fields(stripe.payment_method = id))]
     async fn retrieve_payment_method(&self, id: &str) -> Result<CardDetails, StripeFailure> {
         let pm: PaymentMethodObject = self
-            .call(
-                StripeMethod::Get,
-                &format!("/payment_methods/{}", segment(id)),
-                &[],
-                None,
-            )
+            .get(&format!("/payment_methods/{}", segment(id)))
             .await?;
         let card = pm.card.ok_or_else(|| StripeFailure::Rejected {
             message: "Only cards can be added.".to_owned(),
@@ -361,8 +371,7 @@ impl Stripe for StripeApi {
     #[tracing::instrument(skip_all, fields(stripe.payment_method = id))]
     async fn attach_payment_method(&self, id: &str, customer: &str) -> Result<(), StripeFailure> {
         let _: IdOnly = self
-            .call(
-                StripeMethod::Post,
+            .post(
                 &format!("/payment_methods/{}/attach", segment(id)),
                 &[field("customer", customer)],
                 Some(&format!("attach-{id}")),
@@ -374,8 +383,7 @@ impl Stripe for StripeApi {
     #[tracing::instrument(skip_all, fields(stripe.payment_method = id))]
     async fn detach_payment_method(&self, id: &str) -> Result<(), StripeFailure> {
         let _: IdOnly = self
-            .call(
-                StripeMethod::Post,
+            .post(
                 &format!("/payment_methods/{}/detach", segment(id)),
                 &[],
                 None,
@@ -391,8 +399,7 @@ impl Stripe for StripeApi {
         payment_method: &str,
     ) -> anyhow::Result<()> {
         let _: IdOnly = self
-            .call(
-                StripeMethod::Post,
+            .post(
                 &format!("/customers/{}", segment(customer)),
                 &[field(
                     "invoice_settings[default_payment_method]",
@@ -416,26 +423,14 @@ impl Stripe for StripeApi {
             field("payment_method_types[]", "card"),
         ];
         let intent: IntentObject = self
-            .call(
-                StripeMethod::Post,
-                "/setup_intents",
-                &form,
-                Some(idempotency_key),
-            )
+            .post("/setup_intents", &form, Some(idempotency_key))
             .await?;
         Ok(intent.into())
     }
 
     #[tracing::instrument(skip_all, fields(stripe.setup_intent = id))]
     async fn retrieve_setup_intent(&self, id: &str) -> Result<Intent, StripeFailure> {
-        let intent: IntentObject = self
-            .call(
-                StripeMethod::Get,
-                &format!("/setup_intents/{}", segment(id)),
-                &[],
-                None,
-            )
-            .await?;
+        let intent: IntentObject = self.get(&format!("/setup_intents/{}", segment(id))).await?;
         Ok(intent.into())
     }
 
@@ -457,12 +452,7 @@ impl Stripe for StripeApi {
         ];
         form.extend(metadata_fields(metadata));
         let intent: IntentObject = self
-            .call(
-                StripeMethod::Post,
-                "/payment_intents",
-                &form,
-                Some(idempotency_key),
-            )
+            .post("/payment_intents", &form, Some(idempotency_key))
             .await?;
         Ok(intent.into())
     }
@@ -470,12 +460,7 @@ impl Stripe for StripeApi {
     #[tracing::instrument(skip_all, fields(stripe.payment_intent = id))]
     async fn retrieve_payment_intent(&self, id: &str) -> Result<Intent, StripeFailure> {
         let intent: IntentObject = self
-            .call(
-                StripeMethod::Get,
-                &format!("/payment_intents/{}", segment(id)),
-                &[],
-                None,
-            )
+            .get(&format!("/payment_intents/{}", segment(id)))
             .await?;
         Ok(intent.into())
     }
@@ -498,12 +483,7 @@ impl Stripe for StripeApi {
         ];
         form.extend(metadata_fields(charge.metadata));
         let intent: IntentObject = self
-            .call(
-                StripeMethod::Post,
-                "/payment_intents",
-                &form,
-                Some(charge.idempotency_key),
-            )
+            .post("/payment_intents", &form, Some(charge.idempotency_key))
             .await?;
         if intent.status == "succeeded" {
             return Ok(intent.into());

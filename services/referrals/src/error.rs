@@ -23,11 +23,7 @@ impl From<FieldError> for ReferralsError {
     }
 }
 
-impl From<sqlx::Error> for ReferralsError {
-    fn from(err: sqlx::Error) -> Self {
-        Self::Internal(err.into())
-    }
-}
+evidentia_common::internal_errors!(ReferralsError: sqlx::Error);
 
 impl From<ReferralsError> for Status {
     fn from(err: ReferralsError) -> Self {

@@ -97,17 +97,7 @@ impl From<FieldError> for SharingError {
     }
 }
 
-impl From<sqlx::Error> for SharingError {
-    fn from(err: sqlx::Error) -> Self {
-        Self::Internal(err.into())
-    }
-}
-
-impl From<redis::RedisError> for SharingError {
-    fn from(err: redis::RedisError) -> Self {
-        Self::Internal(err.into())
-    }
-}
+evidentia_common::internal_errors!(SharingError: sqlx::Error, redis::RedisError);
 
 impl From<SharingError> for Status {
     fn from(err: SharingError) -> Self {

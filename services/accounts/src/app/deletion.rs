@@ -14,11 +14,12 @@ use uuid::Uuid;
 
 use crate::{
     app::{
-        history, passwords,
+        history,
+        passwords::{self, Attempt, SignIn},
         sessions::{self, TokenPair},
         verifications,
     },
-    config::{Limits, SessionSettings},
+    config::SessionSettings,
     domain::{Action, Purpose, Seen, deletion::DeleteReason},
     error::AccountsError,
     store::users,
@@ -74,30 +75,22 @@ pub async fn delete(
 
 /// Restores a deleted account within its grace period, for someone with its password.
 #[tracing::instrument(skip_all)]
-pub async fn recover(
-    pool: &PgPool,
-    redis: &ConnectionManager,
-    limits: &Limits,
-    settings: &SessionSettings,
-    login: &str,
-    password: &str,
-    seen: &Seen,
-) -> Result<TokenPair, AccountsError> {
-    let user = passwords::authenticate(pool, redis, limits, login, password, seen).await?;
+pub async fn recover(deps: &SignIn<'_>, attempt: Attempt<'_>) -> Result<TokenPair, AccountsError> {
+    let user = passwords::authenticate(deps, attempt).await?;
     if user.deleted_at.is_none() {
         return Err(AccountsError::NotDeleted);
     }
-    let mut tx = pool.begin().await?;
+    let mut tx = deps.pool.begin().await?;
     if !users::restore(&mut tx, user.id).await? {
         return Err(AccountsError::NotRecoverable);
     }
-    history::record(&mut tx, user.id, Action::AccountRecovered, seen).await?;
+    history::record(&mut tx, user.id, Action::AccountRecovered, attempt.seen).await?;
     let recovered = AccountRecovered {
         user_id: user.id.to_string(),
         occurred_at: Some(timestamp(Utc::now())),
     };
     outbox::enqueue(&mut tx, &recovered).await?;
-    let pair = sessions::start(&mut tx, settings, user.id).await?;
+    let pair = sessions::start(&mut tx, deps.sessions, user.id).await?;
     tx.commit().await?;
     tracing::info!(user.id = %user.id, "account recovered");
     Ok(pair)

@@ -17,7 +17,7 @@ use uuid::Uuid;
 
 use crate::{
     app::history,
-    config::Limits,
+    config::{Limits, SessionSettings},
     domain::{Action, Fields, Password, REQUIRED, Seen},
     error::AccountsError,
     store::users::{self, Credentials},
@@ -53,16 +53,33 @@ fn attempts_key(account: &str, client_ip: &str) -> String {
     format!("accounts:login:pair:{account}:{client_ip}")
 }
 
+/// What signing in needs: the accounts, the failure backoff with its limits, and the settings
+/// of the session it starts.
+pub struct SignIn<'a> {
+    pub pool: &'a PgPool,
+    pub redis: &'a ConnectionManager,
+    pub limits: &'a Limits,
+    pub sessions: &'a SessionSettings,
+}
+
+/// A login (username or e-mail) and password as typed, and where they came from.
+#[derive(Debug, Clone, Copy)]
+pub struct Attempt<'a> {
+    pub login: &'a str,
+    pub password: &'a str,
+    pub seen: &'a Seen,
+}
+
 /// Checks a login and password the way sign-in does: required fields, failure backoff, one
 /// message for an unknown user and a wrong password. A failed attempt on a known account is
 /// recorded in its history. Deleted accounts are found too: the caller decides what they get.
 pub async fn authenticate(
-    pool: &PgPool,
-    redis: &ConnectionManager,
-    limits: &Limits,
-    login: &str,
-    password: &str,
-    seen: &Seen,
+    deps: &SignIn<'_>,
+    Attempt {
+        login,
+        password,
+        seen,
+    }: Attempt<'_>,
 ) -> Result<Credentials, AccountsError> {
     let login = login.trim().to_lowercase();
     let mut fields = Fields::default();
@@ -75,9 +92,9 @@ pub async fn authenticate(
     fields.finish().map_err(AccountsError::Invalid)?;
     let client_key = format!("accounts:login:client:{}", seen.ip);
     if !seen.ip.is_empty() {
-        AccountsError::limited(ratelimit::backoff_check(redis, &client_key).await?)?;
+        AccountsError::limited(ratelimit::backoff_check(deps.redis, &client_key).await?)?;
     }
-    let mut conn = pool.acquire().await?;
+    let mut conn = deps.pool.acquire().await?;
     let found = users::credentials_by_login(&mut conn, &login).await?;
     // Whichever name was typed, the account is one key; an unknown login is counted under itself.
     let account = match &found {
@@ -85,22 +102,22 @@ pub async fn authenticate(
         None => format!("unknown:{login}"),
     };
     let pair_key = attempts_key(&account, &seen.ip);
-    AccountsError::limited(ratelimit::backoff_check(redis, &pair_key).await?)?;
+    AccountsError::limited(ratelimit::backoff_check(deps.redis, &pair_key).await?)?;
     let matched = match &found {
         Some(user) => password_matches(user.password_hash.clone(), password.to_owned()).await?,
         None => false,
     };
     if !matched {
-        ratelimit::backoff_fail(redis, &pair_key, limits.pair_backoff()).await?;
+        ratelimit::backoff_fail(deps.redis, &pair_key, deps.limits.pair_backoff()).await?;
         if !seen.ip.is_empty() {
-            ratelimit::backoff_fail(redis, &client_key, limits.client_backoff()).await?;
+            ratelimit::backoff_fail(deps.redis, &client_key, deps.limits.client_backoff()).await?;
         }
         if let Some(user) = &found {
             history::record(&mut conn, user.id, Action::SignInFailed, seen).await?;
         }
         return Err(AccountsError::WrongCredentials);
     }
-    ratelimit::backoff_reset(redis, &pair_key).await?;
+    ratelimit::backoff_reset(deps.redis, &pair_key).await?;
     found.ok_or(AccountsError::WrongCredentials)
 }
 

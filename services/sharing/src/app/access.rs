@@ -48,7 +48,7 @@ pub struct Deps<'a> {
     pub settings: &'a Settings,
 }
 
-const TOO_MANY_CODES: &str = "Too many codes were sent. Try again later.";
+pub const TOO_MANY_CODES: &str = "Too many codes were sent. Try again later.";
 
 /// One more of something limited to `per_hour` for `key`, or `message` with the wait.
 pub async fn limit(
@@ -63,6 +63,55 @@ pub async fn limit(
             message,
             retry_after_secs,
         }),
+    }
+}
+
+/// One more code sent for a client address, within `code_sends_per_client` an hour; a call
+/// without an address (another service on the caller's behalf) is not limited here.
+pub async fn limit_client_codes(
+    redis: &ConnectionManager,
+    settings: &Settings,
+    client_ip: &str,
+) -> Result<(), SharingError> {
+    if client_ip.is_empty() {
+        return Ok(());
+    }
+    limit(
+        redis,
+        &format!("sharing:code-sends:client:{client_ip}"),
+        settings.code_sends_per_client,
+        TOO_MANY_CODES,
+    )
+    .await
+}
+
+/// A code about to be sent: the digits for the message, their hash for the store, and how long
+/// it lasts.
+pub struct NewCode {
+    pub id: Uuid,
+    pub digits: String,
+    pub hash: Vec<u8>,
+    pub ttl: chrono::Duration,
+    pub expires_at: DateTime<Utc>,
+}
+
+impl NewCode {
+    pub fn issue(settings: &Settings) -> Result<Self, SharingError> {
+        let digits = access_code();
+        let ttl = chrono::Duration::from_std(settings.code_ttl)
+            .map_err(|e| SharingError::Internal(e.into()))?;
+        Ok(Self {
+            id: Uuid::now_v7(),
+            hash: hash_secret(&digits),
+            digits,
+            ttl,
+            expires_at: Utc::now() + ttl,
+        })
+    }
+
+    /// Its lifetime in seconds, as the caller is told it.
+    pub fn expires_in_secs(&self) -> i32 {
+        i32::try_from(self.ttl.num_seconds()).unwrap_or(i32::MAX)
     }
 }
 
@@ -99,28 +148,10 @@ pub async fn send_code(
         TOO_MANY_CODES,
     )
     .await?;
-    if !client_ip.is_empty() {
-        limit(
-            deps.redis,
-            &format!("sharing:code-sends:client:{client_ip}"),
-            deps.settings.code_sends_per_client,
-            TOO_MANY_CODES,
-        )
-        .await?;
-    }
-    let code = access_code();
-    let code_id = Uuid::now_v7();
-    let ttl = chrono::Duration::from_std(deps.settings.code_ttl)
-        .map_err(|e| SharingError::Internal(e.into()))?;
+    limit_client_codes(deps.redis, deps.settings, client_ip).await?;
+    let code = NewCode::issue(deps.settings)?;
     let mut tx = deps.pool.begin().await?;
-    access::insert_code(
-        &mut tx,
-        code_id,
-        d.id,
-        &hash_secret(&code),
-        Utc::now() + ttl,
-    )
-    .await?;
+    access::insert_code(&mut tx, code.id, d.id, &code.hash, code.expires_at).await?;
     deliveries::advance(&mut tx, d.id, "opened").await?;
     for item in shares::items(&mut tx, d.share_id).await? {
         custody::append(
@@ -134,23 +165,23 @@ pub async fn send_code(
         .await?;
     }
     // The code goes out before the commit: if it cannot be sent, no code exists.
-    let minutes = ttl.num_minutes();
+    let (digits, minutes) = (&code.digits, code.ttl.num_minutes());
     deps.messengers
         .send(
             &d.channel,
             &d.address,
             "Your Evidentia access code",
             &format!(
-                "Your Evidentia access code is {code}. It opens the files shared with you and expires in {minutes} minutes. If you did not ask for it, ignore this message."
+                "Your Evidentia access code is {digits}. It opens the files shared with you and expires in {minutes} minutes. If you did not ask for it, ignore this message."
             ),
         )
         .await?;
     tx.commit().await?;
     Ok(CodeSent {
-        code_id,
+        code_id: code.id,
         sent_to_masked: Recipient::masked(&d.channel, &d.address, &d.sent_to),
         copy_type: CopyType::from_db(&opened.copy_type),
-        expires_in_secs: i32::try_from(ttl.num_seconds()).unwrap_or(600),
+        expires_in_secs: code.expires_in_secs(),
     })
 }
 

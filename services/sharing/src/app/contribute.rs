@@ -23,11 +23,11 @@ use uuid::Uuid;
 
 use crate::{
     app::{
-        access::{limit, six_digits, still_usable},
+        access::{NewCode, TOO_MANY_CODES, limit, limit_client_codes, six_digits, still_usable},
         custody::{self, Kind},
         links::Links,
     },
-    domain::{Recipient, access_code, hash_secret, secret},
+    domain::{Recipient, hash_secret, secret},
     error::{LinkClosed, SharingError},
     outbound::{
         ContributorRef, Messengers, NewSubmission, OrgFolderFacts, OrganizationFolders, Parts,
@@ -40,7 +40,6 @@ use crate::{
 pub const MAX_EXPIRY_DAYS: i32 = 30;
 pub const MAX_SUBMISSIONS: i32 = 100;
 
-const TOO_MANY_CODES: &str = "Too many codes were sent. Try again later.";
 const TOO_MANY_UPLOADS: &str = "Too many files were sent. Try again later.";
 
 /// A link as its participants see it.
@@ -237,25 +236,16 @@ pub async fn send_code(
         TOO_MANY_CODES,
     )
     .await?;
-    limit(
-        deps.redis,
-        &format!("sharing:code-sends:client:{client_ip}"),
-        deps.settings.code_sends_per_client,
-        TOO_MANY_CODES,
-    )
-    .await?;
-    let code = access_code();
-    let code_id = Uuid::now_v7();
-    let ttl = chrono::Duration::from_std(deps.settings.code_ttl)
-        .map_err(|e| SharingError::Internal(e.into()))?;
+    limit_client_codes(deps.redis, deps.settings, client_ip).await?;
+    let code = NewCode::issue(deps.settings)?;
     let mut tx = deps.pool.begin().await?;
     store::insert_code(
         &mut tx,
-        code_id,
+        code.id,
         link.id,
         email.as_str(),
-        &hash_secret(&code),
-        Utc::now() + ttl,
+        &code.hash,
+        code.expires_at,
     )
     .await?;
     deps.messengers
@@ -264,17 +254,18 @@ pub async fn send_code(
             email.as_str(),
             "Your Evidentia confirmation code",
             &format!(
-                "Your Evidentia confirmation code is {code}. It lets you send files to {} and expires in {} minutes. If you did not ask for it, ignore this message.",
+                "Your Evidentia confirmation code is {}. It lets you send files to {} and expires in {} minutes. If you did not ask for it, ignore this message.",
+                code.digits,
                 link.organization_name,
-                ttl.num_minutes()
+                code.ttl.num_minutes()
             ),
         )
         .await?;
     tx.commit().await?;
     Ok(CodeSent {
-        code_id,
+        code_id: code.id,
         sent_to: email.as_str().to_owned(),
-        expires_in_secs: i32::try_from(ttl.num_seconds()).unwrap_or(600),
+        expires_in_secs: code.expires_in_secs(),
     })
 }
 

@@ -19,7 +19,7 @@ use crate::{
     outbound::{Evidence, FolderFacts, ItemFacts, Payments},
     store::{
         copies, deliveries,
-        shares::{self, NewShareRow, ShareItemRow},
+        shares::{self, NewShareRow, Paid, ShareItemRow},
     },
 };
 
@@ -328,7 +328,7 @@ async fn activate(
     payment_number: &str,
 ) -> Result<(), SharingError> {
     let mut tx = deps.pool.begin().await?;
-    if !shares::activate(&mut tx, share_id, payment_number).await? {
+    if !shares::mark_paid(&mut tx, share_id, payment_number, Paid::Active).await? {
         return Ok(());
     }
     queue_copies(&mut tx, owner, share_id).await?;

@@ -27,7 +27,7 @@ use crate::{
     store::{
         deliveries,
         futuregrams::{self, ExecutorRow, FuturegramRow, NewFuturegram, Outgoing},
-        shares,
+        shares::{self, Paid},
     },
 };
 
@@ -65,16 +65,27 @@ pub struct Deps<'a> {
     pub settings: &'a Settings,
 }
 
-fn closed(row: &FuturegramRow) -> Option<SharingError> {
-    match row.state.as_str() {
-        "released" => Some(SharingError::Futuregram(
-            "This futuregram was already released.".to_owned(),
-        )),
-        "vetoed" => Some(SharingError::Futuregram(
-            "This futuregram was stopped by an executor.".to_owned(),
-        )),
-        _ => None,
-    }
+/// A futuregram can change only before its release: one released or stopped answers why not.
+fn still_open(row: &FuturegramRow) -> Result<(), SharingError> {
+    let closed = match row.state.as_str() {
+        "released" => "This futuregram was already released.",
+        "vetoed" => "This futuregram was stopped by an executor.",
+        _ => return Ok(()),
+    };
+    Err(SharingError::Futuregram(closed.to_owned()))
+}
+
+/// The owner's futuregram, locked for a change before its release; another user's is not found.
+async fn lock_open(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    share_id: Uuid,
+) -> Result<FuturegramRow, SharingError> {
+    let row = futuregrams::lock_owned(conn, owner, share_id)
+        .await?
+        .ok_or(SharingError::NotFound)?;
+    still_open(&row)?;
+    Ok(row)
 }
 
 /// A time as messages write it: 'December 31, 2026 at 18:00 UTC'.
@@ -196,7 +207,7 @@ async fn schedule(
 ) -> Result<(), SharingError> {
     let now = deps.settings.clock.now();
     let mut tx = deps.pool.begin().await?;
-    if !shares::schedule(&mut tx, share_id, payment_number).await? {
+    if !shares::mark_paid(&mut tx, share_id, payment_number, Paid::Scheduled).await? {
         return Ok(());
     }
     deliveries::mark_all_notified(&mut tx, share_id).await?;
@@ -353,12 +364,7 @@ pub async fn update_recipients(
     recipients: &[Recipient],
 ) -> Result<FuturegramView, SharingError> {
     let mut tx = pool.begin().await?;
-    let row = futuregrams::lock_owned(&mut tx, owner, share_id)
-        .await?
-        .ok_or(SharingError::NotFound)?;
-    if let Some(err) = closed(&row) {
-        return Err(err);
-    }
+    let row = lock_open(&mut tx, owner, share_id).await?;
     if recipients.len() > usize::try_from(row.recipients_paid).unwrap_or(0) {
         return Err(SharingError::invalid(
             "recipients",
@@ -397,12 +403,7 @@ pub async fn update_executors(
     wanted: &[ExecutorContact],
 ) -> Result<FuturegramView, SharingError> {
     let mut tx = pool.begin().await?;
-    let row = futuregrams::lock_owned(&mut tx, owner, share_id)
-        .await?
-        .ok_or(SharingError::NotFound)?;
-    if let Some(err) = closed(&row) {
-        return Err(err);
-    }
+    let row = lock_open(&mut tx, owner, share_id).await?;
     if row.release_at.is_none() && wanted.is_empty() {
         return Err(SharingError::invalid(
             "executors",
@@ -472,12 +473,7 @@ pub async fn cancel_release(
     share_id: Uuid,
 ) -> Result<FuturegramView, SharingError> {
     let mut tx = pool.begin().await?;
-    let row = futuregrams::lock_owned(&mut tx, owner, share_id)
-        .await?
-        .ok_or(SharingError::NotFound)?;
-    if let Some(err) = closed(&row) {
-        return Err(err);
-    }
+    let row = lock_open(&mut tx, owner, share_id).await?;
     if row.state != "waiting" {
         return Err(SharingError::Futuregram(
             "No release was asked for, so there is nothing to cancel.".to_owned(),
@@ -637,9 +633,7 @@ pub async fn respond(
             "This is not the address the invitation was sent to.",
         ));
     }
-    if let Some(err) = closed(&row) {
-        return Err(err);
-    }
+    still_open(&row)?;
     let share = shares::get(&mut tx, row.share_id)
         .await?
         .ok_or(SharingError::NotFound)?;

@@ -12,15 +12,14 @@ use std::path::Path;
 use anyhow::Context;
 
 use super::{
-    Banner, Rendered, describe,
+    Banner, Rendered,
     layout::{Fonts, layout},
     process::{
-        Scratch, absolute, banner_filters, ffmpeg_command, ffprobe_beside, move_into_place,
-        mp4_output_args, output, probe,
+        Scratch, absolute, banner_filters, ffmpeg_command, ffprobe_beside, finish_mp4,
+        mp4_output_args, probe,
     },
 };
 
-pub const CONTENT_TYPE: &str = "video/mp4";
 /// The waveform video's size: 720p is sharp on a phone and a laptop; the picture is simple,
 /// so it encodes fast and small.
 pub const WIDTH: u32 = 1280;
@@ -66,15 +65,8 @@ pub async fn render_audio(
         .arg(&input)
         .args(["-filter_complex", &graph, "-map", "[v]", "-map", "0:a:0"])
         .args(mp4_output_args(Some(&audio_codec), &partial));
-    output(command, "ffmpeg")
-        .await
-        .with_context(|| format!("making the waveform video of {}", input.display()))?;
-
-    move_into_place(&partial, &output_path).await?;
-    drop(scratch);
-    let described =
-        tokio::task::spawn_blocking(move || describe(&output_path, CONTENT_TYPE)).await??;
-    Ok(described)
+    let what = format!("making the waveform video of {}", input.display());
+    finish_mp4(command, &what, scratch, &partial, output_path).await
 }
 
 #[cfg(test)]

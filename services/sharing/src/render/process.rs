@@ -14,7 +14,7 @@ use tokio::process::Command;
 use uuid::Uuid;
 
 use super::{
-    bold_font_file, font_file,
+    Rendered, bold_font_file, describe, font_file,
     layout::{BAND_ALPHA, Layout},
 };
 
@@ -234,6 +234,24 @@ fn file_name(path: &Path) -> anyhow::Result<String> {
         .and_then(|n| n.to_str())
         .map(str::to_owned)
         .context("a font file without a name")
+}
+
+/// Runs the ffmpeg `command` that writes an MP4 copy to `partial` (inside `scratch`), then moves
+/// it to `output_path` and describes it. `what` names the work in an error.
+pub(crate) async fn finish_mp4(
+    command: Command,
+    what: &str,
+    scratch: Scratch,
+    partial: &Path,
+    output_path: PathBuf,
+) -> anyhow::Result<Rendered> {
+    output(command, "ffmpeg").await.context(what.to_owned())?;
+    move_into_place(partial, &output_path).await?;
+    drop(scratch);
+    Ok(
+        tokio::task::spawn_blocking(move || describe(&output_path, super::video::CONTENT_TYPE))
+            .await??,
+    )
 }
 
 /// Moves the finished copy into place: a rename, or a copy when `output` is on another file

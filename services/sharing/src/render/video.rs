@@ -7,11 +7,11 @@ use std::path::Path;
 use anyhow::Context;
 
 use super::{
-    Banner, Rendered, describe,
+    Banner, Rendered,
     layout::{Fonts, layout},
     process::{
-        Scratch, absolute, banner_filters, ffmpeg_command, ffprobe_beside, move_into_place,
-        mp4_output_args, output, probe,
+        Scratch, absolute, banner_filters, ffmpeg_command, ffprobe_beside, finish_mp4,
+        mp4_output_args, probe,
     },
 };
 
@@ -63,15 +63,8 @@ pub async fn render_video(
         // `V`: a real video stream, never the cover art some files carry as one.
         .args(["-map", "0:V:0", "-map", "0:a:0?", "-vf", &filters.join(",")])
         .args(mp4_output_args(probed.audio_codec.as_deref(), &partial));
-    output(command, "ffmpeg")
-        .await
-        .with_context(|| format!("watermarking {}", input.display()))?;
-
-    move_into_place(&partial, &output_path).await?;
-    drop(scratch);
-    let described =
-        tokio::task::spawn_blocking(move || describe(&output_path, CONTENT_TYPE)).await??;
-    Ok(described)
+    let what = format!("watermarking {}", input.display());
+    finish_mp4(command, &what, scratch, &partial, output_path).await
 }
 
 #[cfg(test)]

@@ -197,36 +197,37 @@ pub async fn items(conn: &mut PgConnection, share_id: Uuid) -> sqlx::Result<Vec<
     .await
 }
 
-#[tracing::instrument(skip_all, fields(share.id = %id))]
-/// `true` for the one call that moved the share from awaiting payment to active.
-pub async fn activate(
-    conn: &mut PgConnection,
-    id: Uuid,
-    payment_number: &str,
-) -> sqlx::Result<bool> {
-    let done = sqlx::query!(
-        "UPDATE shares SET state = 'active', payment_transaction_number = $2
-         WHERE id = $1 AND state = 'awaiting_payment'",
-        id,
-        payment_number
-    )
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
+/// What a share becomes once paid: active at once, or scheduled for a later release (a
+/// futuregram).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paid {
+    Active,
+    Scheduled,
 }
 
-/// `true` for the one call that moved a futuregram's share from awaiting payment to scheduled.
+impl Paid {
+    fn state(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Scheduled => "scheduled",
+        }
+    }
+}
+
+/// `true` for the one call that moved the share from awaiting payment to `then`.
 #[tracing::instrument(skip_all, fields(share.id = %id))]
-pub async fn schedule(
+pub async fn mark_paid(
     conn: &mut PgConnection,
     id: Uuid,
     payment_number: &str,
+    then: Paid,
 ) -> sqlx::Result<bool> {
     let done = sqlx::query!(
-        "UPDATE shares SET state = 'scheduled', payment_transaction_number = $2
+        "UPDATE shares SET state = $3, payment_transaction_number = $2
          WHERE id = $1 AND state = 'awaiting_payment'",
         id,
-        payment_number
+        payment_number,
+        then.state()
     )
     .execute(conn)
     .await?;
