@@ -178,3 +178,29 @@ macro_rules! forward {
     };
 }
 pub(crate) use forward;
+
+/// A reply made of lists, each the service's list of the same name with every message converted
+/// with `From`: the JSON body and its conversion, written once.
+///
+/// `lists! { Name from pb::Response { field: Item, ... } }`, doc comments allowed on the struct
+/// and on each field (they describe the schema).
+macro_rules! lists {
+    ($(#[$attr:meta])* $name:ident from $source:ty {
+        $($(#[$field_attr:meta])* $field:ident: $item:ty),+ $(,)?
+    }) => {
+        $(#[$attr])*
+        #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+        pub struct $name {
+            $($(#[$field_attr])* pub $field: Vec<$item>,)+
+        }
+
+        impl From<$source> for $name {
+            fn from(reply: $source) -> Self {
+                Self {
+                    $($field: reply.$field.into_iter().map(Into::into).collect(),)+
+                }
+            }
+        }
+    };
+}
+pub(crate) use lists;

@@ -16,7 +16,7 @@ use crate::{
     auth::User,
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath},
-    forward::{Created, Reply, forward},
+    forward::{Created, Reply, forward, lists},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -179,17 +179,10 @@ impl From<evidence::Folder> for Folder {
     }
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct FolderList {
-    pub folders: Vec<Folder>,
+lists! {
+FolderList from evidence::ListFoldersResponse {
+    folders: Folder,
 }
-
-impl From<evidence::ListFoldersResponse> for FolderList {
-    fn from(found: evidence::ListFoldersResponse) -> Self {
-        Self {
-            folders: found.folders.into_iter().map(Into::into).collect(),
-        }
-    }
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -380,17 +373,10 @@ impl From<evidence::Item> for Item {
     }
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ItemList {
-    pub items: Vec<Item>,
+lists! {
+ItemList from evidence::ListItemsResponse {
+    items: Item,
 }
-
-impl From<evidence::ListItemsResponse> for ItemList {
-    fn from(found: evidence::ListItemsResponse) -> Self {
-        Self {
-            items: found.items.into_iter().map(Into::into).collect(),
-        }
-    }
 }
 
 forward! {

@@ -21,7 +21,7 @@ use crate::{
     auth::User,
     error::{ApiResult, ErrorBody},
     extract::ApiJson,
-    forward::{Created, Reply, forward},
+    forward::{Created, Reply, forward, lists},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -174,17 +174,10 @@ impl From<TemplateRequest> for evidence::TemplateInput {
     }
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct CaptureTemplates {
-    pub templates: Vec<CaptureTemplate>,
+lists! {
+CaptureTemplates from evidence::ListTemplatesResponse {
+    templates: CaptureTemplate,
 }
-
-impl From<evidence::ListTemplatesResponse> for CaptureTemplates {
-    fn from(found: evidence::ListTemplatesResponse) -> Self {
-        Self {
-            templates: found.templates.into_iter().map(Into::into).collect(),
-        }
-    }
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -326,17 +319,10 @@ impl From<evidence::OrganizationFolder> for OrganizationFolder {
     }
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct OrganizationFolders {
-    pub folders: Vec<OrganizationFolder>,
+lists! {
+OrganizationFolders from evidence::ListOrganizationFoldersResponse {
+    folders: OrganizationFolder,
 }
-
-impl From<evidence::ListOrganizationFoldersResponse> for OrganizationFolders {
-    fn from(found: evidence::ListOrganizationFoldersResponse) -> Self {
-        Self {
-            folders: found.folders.into_iter().map(Into::into).collect(),
-        }
-    }
 }
 
 forward! {
@@ -504,17 +490,10 @@ pub struct LinksQuery {
     pub folder_id: String,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ContributionLinks {
-    pub links: Vec<ContributionLink>,
+lists! {
+ContributionLinks from sharing::ListContributionLinksResponse {
+    links: ContributionLink,
 }
-
-impl From<sharing::ListContributionLinksResponse> for ContributionLinks {
-    fn from(found: sharing::ListContributionLinksResponse) -> Self {
-        Self {
-            links: found.links.into_iter().map(Into::into).collect(),
-        }
-    }
 }
 
 forward! {

@@ -22,7 +22,7 @@ use crate::{
     auth::User,
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, IdempotencyKey},
-    forward::{Reply, forward},
+    forward::{Reply, forward, lists},
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -168,17 +168,10 @@ impl From<payments::PaymentMethod> for PaymentMethod {
     }
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PaymentMethods {
-    pub payment_methods: Vec<PaymentMethod>,
+lists! {
+PaymentMethods from payments::PaymentMethods {
+    payment_methods: PaymentMethod,
 }
-
-impl From<payments::PaymentMethods> for PaymentMethods {
-    fn from(p: payments::PaymentMethods) -> Self {
-        Self {
-            payment_methods: p.payment_methods.into_iter().map(Into::into).collect(),
-        }
-    }
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -641,22 +634,14 @@ impl From<payments::MoneyMovement> for MoneyMovement {
     }
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Transactions {
+lists! {
+Transactions from payments::Transactions {
     /// The purchases, newest first.
-    pub transactions: Vec<Transaction>,
+    transactions: Transaction,
     /// Every money movement, newest first (at most 200): wallet creation, top-ups, auto top-ups,
     /// transfers, promo credits, purchases, refunds, the first authorisation, declined charges.
-    pub movements: Vec<MoneyMovement>,
+    movements: MoneyMovement,
 }
-
-impl From<payments::Transactions> for Transactions {
-    fn from(list: payments::Transactions) -> Self {
-        Self {
-            transactions: list.transactions.into_iter().map(Into::into).collect(),
-            movements: list.movements.into_iter().map(Into::into).collect(),
-        }
-    }
 }
 
 forward! {
