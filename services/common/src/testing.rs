@@ -241,7 +241,8 @@ pub fn sms_dir() -> std::path::PathBuf {
 }
 
 /// The newest message to `to` (an e-mail in the SMTP sink, or an E.164 phone in the SMS sink)
-/// that contains `needle` and is none of `seen`, whole, with quoted-printable soft breaks joined.
+/// that contains `needle` and is none of `seen`, whole, a quoted-printable e-mail decoded (a
+/// link's `=` is `=3D` on the wire).
 pub async fn read_message(to: &str, needle: &str, seen: &[String]) -> String {
     let dir = if to.starts_with('+') {
         sms_dir()
@@ -263,6 +264,11 @@ pub async fn read_message(to: &str, needle: &str, seen: &[String]) -> String {
         names.iter().rev().find_map(|path| {
             let text = std::fs::read_to_string(path).ok()?;
             let text = text.replace("=\r\n", "").replace("\r\n", "\n");
+            let text = if text.contains("Content-Transfer-Encoding: quoted-printable") {
+                quoted_printable(&text)
+            } else {
+                text
+            };
             (text.lines().any(|l| l.trim().to_lowercase() == header)
                 && text.contains(needle)
                 && !seen.contains(&text))
@@ -270,6 +276,30 @@ pub async fn read_message(to: &str, needle: &str, seen: &[String]) -> String {
         })
     })
     .await
+}
+
+/// Quoted-printable `=XX` escapes decoded (soft line breaks are already joined).
+fn quoted_printable(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'=' && i + 2 < bytes.len())
+            .then(|| std::str::from_utf8(&bytes[i + 1..i + 3]).ok())
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match escaped {
+            Some(byte) => {
+                out.push(byte);
+                i += 3;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The 6-digit confirmation code in a message.

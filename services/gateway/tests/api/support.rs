@@ -120,6 +120,10 @@ impl Stack {
 
         let mut referrals_config = referrals::config::Config::from_env().expect("referrals config");
         referrals_config.service = service_config("referrals", &amqp).await;
+        referrals_config.sms = evidentia_common::sms::SmsConfig::Files {
+            dir: sms_dir().display().to_string(),
+        };
+        referrals_config.limits.checks_per_client = 100_000;
         let referrals_db = referrals_config.service.database_url.clone();
         let (referrals_listener, referrals_addr) = listener().await;
         spawn::<referrals::ReferralsService>(referrals_config, referrals_listener, &shutdown);
@@ -316,7 +320,8 @@ impl Stack {
             .to_owned()
     }
 
-    async fn sign_up_with(&self, extra: Value) -> SignedUp {
+    /// Signs up with `extra` fields in the body (a name, a referral code).
+    pub async fn sign_up_with(&self, extra: Value) -> SignedUp {
         let unique = uuid::Uuid::new_v4().simple().to_string();
         let email = format!("gw-{}@example.com", &unique[..12]);
         let username = format!("u{}", &unique[..12]);
