@@ -7,8 +7,7 @@
 use std::{collections::BTreeSet, time::Duration};
 
 use crate::support::{
-    OK_CARD, SignedUp, Stack, code_for, folder, jpeg, link_to, mail_dir, share, upload,
-    with_default_card,
+    OK_CARD, SignedUp, Stack, code_for, folder, jpeg, mail_dir, share, upload, with_default_card,
 };
 use evidentia_common::testing;
 use serde_json::{Value, json};
@@ -42,7 +41,7 @@ async fn shared(
 
 /// The recipient's access token, from the link and the code in their mailbox.
 async fn token_for(stack: &Stack, to: &str) -> String {
-    let (t1, t2) = link_to(to).await;
+    let (t1, t2) = testing::share_link(to).await;
     let (code_id, code, _) = code_for(stack, to, &t1, &t2, &[]).await;
     let (status, granted) = stack
         .post(
