@@ -524,3 +524,38 @@ pub async fn access_code(to: &str, seen: &[String]) -> (String, String) {
         + LEAD.len();
     (message[at..at + 6].to_owned(), message)
 }
+
+/// The token (letters and digits) right after `marker` in `message`.
+pub fn token_in(message: &str, marker: &str) -> String {
+    let at = message
+        .find(marker)
+        .unwrap_or_else(|| panic!("no {marker} in {message}"))
+        + marker.len();
+    message[at..]
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect()
+}
+
+/// The token after `marker` in the newest message to `to` that holds it and is none of `seen`:
+/// the token and the message.
+pub async fn token_after(to: &str, marker: &str, seen: &[String]) -> (String, String) {
+    let message = read_message(to, marker, seen).await;
+    (token_in(&message, marker), message)
+}
+
+/// How many messages to `to` in the mail sink contain `needle`.
+pub fn count_mail(to: &str, needle: &str) -> usize {
+    let header = format!("to: {}", to.to_lowercase());
+    std::fs::read_dir(mail_dir())
+        .map(|dir| {
+            dir.filter_map(Result::ok)
+                .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+                .map(|t| t.replace("=\r\n", "").replace("\r\n", "\n"))
+                .filter(|t| {
+                    t.lines().any(|l| l.trim().to_lowercase() == header) && t.contains(needle)
+                })
+                .count()
+        })
+        .unwrap_or(0)
+}

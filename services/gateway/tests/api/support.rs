@@ -23,9 +23,6 @@ pub struct Stack {
     pub sharing_db: SecretString,
     /// The futuregram scheduler's clock: tests move it forward.
     pub clock: sharing::state::Clock,
-    sharing_config: sharing::config::Config,
-    sharing_addr: SocketAddr,
-    sharing_shutdown: std::sync::Mutex<CancellationToken>,
 }
 
 impl Drop for Stack {
@@ -150,12 +147,7 @@ impl Stack {
         sharing_config.settings.clock = clock.clone();
         let sharing_db = sharing_config.service.database_url.clone();
         let (sharing_listener, sharing_addr) = listener().await;
-        let sharing_shutdown = shutdown.child_token();
-        spawn::<sharing::SharingService>(
-            sharing_config.clone(),
-            sharing_listener,
-            &sharing_shutdown,
-        );
+        spawn::<sharing::SharingService>(sharing_config, sharing_listener, &shutdown);
 
         let mut gateway_config = gateway::config::Config::from_env().expect("gateway config");
         gateway_config.accounts_url = format!("http://{accounts_addr}");
@@ -183,40 +175,11 @@ impl Stack {
             evidence_db,
             sharing_db,
             clock,
-            sharing_config,
-            sharing_addr,
-            sharing_shutdown: std::sync::Mutex::new(sharing_shutdown),
         };
         stack
             .until_ok("health/live/", "the gateway answering")
             .await;
         stack
-    }
-
-    /// Another sharing replica on the same database (and clock), as a second process would be.
-    pub async fn spawn_sharing_replica(&self) {
-        let (listener, _) = listener().await;
-        spawn::<sharing::SharingService>(self.sharing_config.clone(), listener, &self.shutdown);
-    }
-
-    /// Stops the sharing service (every other service stays up).
-    pub fn stop_sharing(&self) {
-        self.sharing_shutdown.lock().unwrap().cancel();
-    }
-
-    /// Starts the sharing service again at its address, as after an outage.
-    pub async fn start_sharing(&self) {
-        let listener = testing::eventually(
-            "the sharing address free again",
-            Duration::from_secs(10),
-            || async { TcpListener::bind(self.sharing_addr).await.ok() },
-        )
-        .await;
-        let token = self.shutdown.child_token();
-        spawn::<sharing::SharingService>(self.sharing_config.clone(), listener, &token);
-        *self.sharing_shutdown.lock().unwrap() = token;
-        self.until_ok("health/", "every service healthy again")
-            .await;
     }
 
     pub async fn get(&self, path: &str) -> (u16, Value) {

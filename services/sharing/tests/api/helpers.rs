@@ -24,8 +24,10 @@ use tonic::{Request, Status, transport::Channel};
 use uuid::Uuid;
 
 pub struct TestApp {
-    /// `None` while stopped.
+    /// `None` while stopped ([`TestApp::stop_sharing`]).
     sharing: Option<Spawned>,
+    /// More sharing processes on the same database, as other replicas would be.
+    replicas: Vec<Spawned>,
     pub evidence: Spawned,
     pub payments: Spawned,
     config: Config,
@@ -65,6 +67,7 @@ impl TestApp {
         let sharing = Spawned::start::<SharingService>(config.clone()).await;
         Self {
             sharing: Some(sharing),
+            replicas: Vec::new(),
             evidence,
             payments,
             config,
@@ -88,8 +91,36 @@ impl TestApp {
         PaymentsServiceClient::new(self.payments.channel.clone())
     }
 
+    /// The scheduler's clock, shared by every sharing process: tests move it forward.
+    pub fn clock(&self) -> &Clock {
+        &self.config.settings.clock
+    }
+
     pub fn sharing_db(&self) -> &SecretString {
         &self.config.service.database_url
+    }
+
+    /// Another sharing process on the same database and clock, as a second replica would be.
+    pub async fn spawn_sharing_replica(&mut self) {
+        let replica = Spawned::start::<SharingService>(self.config.clone()).await;
+        self.replicas.push(replica);
+    }
+
+    /// Stops sharing (and its replicas); evidence and payments stay up.
+    pub async fn stop_sharing(&mut self) {
+        for spawned in self
+            .sharing
+            .take()
+            .into_iter()
+            .chain(self.replicas.drain(..))
+        {
+            spawned.stop().await;
+        }
+    }
+
+    /// Starts sharing again on the same database, as after an outage.
+    pub async fn start_sharing(&mut self) {
+        self.sharing = Some(Spawned::start::<SharingService>(self.config.clone()).await);
     }
 
     /// Publishes `event` as accounts would, and waits until sharing processed it.
@@ -116,6 +147,13 @@ impl TestApp {
             ..AccountCreated::default()
         })
         .await;
+        user
+    }
+
+    /// A new user whose default card pays.
+    pub async fn sharer(&self) -> User {
+        let user = self.sign_up().await;
+        self.with_default_card(&user, testing::OK_CARD).await;
         user
     }
 

@@ -9,5 +9,6 @@
     reason = "test code: a failure should stop the test"
 )]
 
+mod futuregrams;
 mod helpers;
 mod shares;

@@ -7,9 +7,7 @@ use std::{process::Command, time::Duration};
 
 use evidentia_common::{
     proto::sharing::v1::{self as pb, verify_request::By},
-    testing::{
-        self, DECLINED_OFF_SESSION, OK_CARD, fetch, field_errors, jpeg, reason, sha256, test_video,
-    },
+    testing::{self, DECLINED_OFF_SESSION, fetch, field_errors, jpeg, reason, sha256, test_video},
 };
 use tonic::Code;
 use uuid::Uuid;
@@ -54,8 +52,7 @@ fn other_than(code: &str) -> &'static str {
 #[tokio::test]
 async fn an_authenticated_share_is_paid_once_rendered_with_the_banner_and_opened_with_a_code() {
     let app = TestApp::spawn().await;
-    let owner = app.sign_up().await;
-    app.with_default_card(&owner, OK_CARD).await;
+    let owner = app.sharer().await;
     let folder = app.folder(&owner, "Flat handover").await;
     let photo = jpeg(1600, 1200, 90);
     let image = app
