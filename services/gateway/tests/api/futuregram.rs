@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use crate::support::{OK_CARD, Stack, folder, jpeg, upload, with_default_card};
+use crate::support::{OK_CARD, Stack, folder, jpeg, send, upload, with_default_card};
 use chrono::{SecondsFormat, Utc};
 use evidentia_common::testing::token_after;
 use serde_json::{Value, json};
@@ -18,17 +18,15 @@ fn unique(prefix: &str) -> String {
 }
 
 async fn create(stack: &Stack, access: &str, body: &Value) -> (u16, Value) {
-    let response = stack
-        .http
-        .post(stack.url("sharing/scheduled-shares/create/"))
-        .bearer_auth(access)
-        .header("Idempotency-Key", Uuid::now_v7().to_string())
-        .json(body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
+    send(
+        stack
+            .http
+            .post(stack.url("sharing/scheduled-shares/create/"))
+            .bearer_auth(access)
+            .header("Idempotency-Key", Uuid::now_v7().to_string())
+            .json(body),
+    )
+    .await
 }
 
 #[tokio::test]

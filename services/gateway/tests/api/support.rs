@@ -322,6 +322,11 @@ pub struct SignedUp {
     pub refresh: String,
 }
 
+/// Sends `request`: its status and body.
+pub async fn send(request: reqwest::RequestBuilder) -> (u16, Value) {
+    read(request.send().await.expect("request")).await
+}
+
 async fn read(response: reqwest::Response) -> (u16, Value) {
     let status = response.status().as_u16();
     let text = response.text().await.expect("body");
@@ -334,8 +339,8 @@ async fn read(response: reqwest::Response) -> (u16, Value) {
 }
 
 pub use evidentia_common::testing::{
-    DECLINED_OFF_SESSION, OK_CARD, code_in, jpeg, mail_dir, payment_method, read_message, sha256,
-    sms_dir, stripe,
+    DECLINED_OFF_SESSION, OK_CARD, code_in, jpeg, payment_method, read_message, sha256, sms_dir,
+    stripe,
 };
 
 /// The 6-digit code of the newest confirmation e-mail to `email`.
@@ -515,29 +520,25 @@ pub async fn share(
     key: &str,
     body: &Value,
 ) -> (u16, Value) {
-    let response = stack
-        .http
-        .post(stack.url(&format!("sharing/folder/{folder}/share/")))
-        .bearer_auth(access)
-        .header("Idempotency-Key", key)
-        .json(body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
+    send(
+        stack
+            .http
+            .post(stack.url(&format!("sharing/folder/{folder}/share/")))
+            .bearer_auth(access)
+            .header("Idempotency-Key", key)
+            .json(body),
+    )
+    .await
 }
 
 pub async fn with_token(stack: &Stack, path: &str, token: &str) -> (u16, Value) {
-    let response = stack
-        .http
-        .get(stack.url(path))
-        .header("X-Folder-Token", token)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
+    send(
+        stack
+            .http
+            .get(stack.url(path))
+            .header("X-Folder-Token", token),
+    )
+    .await
 }
 
 /// Sends a code to the recipient and reads it from their mailbox.

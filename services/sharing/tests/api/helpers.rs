@@ -271,6 +271,28 @@ impl TestApp {
             .map(tonic::Response::into_inner)
     }
 
+    /// Every file of the folder with its custody log, as its owner sees it.
+    pub async fn custody(&self, owner: &User, folder: &str) -> pb::FolderCustody {
+        self.sharing()
+            .get_folder_custody(owner.req(pb::GetFolderCustodyRequest {
+                folder_id: folder.into(),
+            }))
+            .await
+            .unwrap()
+            .into_inner()
+    }
+
+    /// The check of every file's custody chain in the folder.
+    pub async fn check_custody(&self, owner: &User, folder: &str) -> pb::CustodyCheck {
+        self.sharing()
+            .check_folder_custody(owner.req(pb::CheckFolderCustodyRequest {
+                folder_id: folder.into(),
+            }))
+            .await
+            .unwrap()
+            .into_inner()
+    }
+
     /// Sends a code to the recipient by the link's tokens; answers the code's id, the code read
     /// from the recipient's messages (none of `seen`) and that message.
     pub async fn code_for(
@@ -302,6 +324,16 @@ impl TestApp {
             })
             .await
             .map(tonic::Response::into_inner)
+    }
+
+    /// The recipient's way in from their link: a code sent and checked; answers the access token.
+    pub async fn access_token(&self, to: &str) -> String {
+        let (t1, t2) = testing::share_link(to).await;
+        let (code_id, code, _) = self.code_for(to, &t1, &t2, &[]).await;
+        self.check_code(&code_id, &code)
+            .await
+            .unwrap()
+            .access_folder_token
     }
 
     /// The copies the recipient's access token shows, as `copy_type`.

@@ -9,6 +9,7 @@
     reason = "test code: a failure should stop the test"
 )]
 
+mod chats;
 mod futuregrams;
 mod helpers;
 mod shares;

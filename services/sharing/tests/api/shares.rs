@@ -239,14 +239,7 @@ async fn an_authenticated_share_is_paid_once_rendered_with_the_banner_and_opened
     assert_eq!(unknown.code(), Code::NotFound);
 
     // The custody log holds the story, and the check finds a changed entry.
-    let contents = app
-        .sharing()
-        .get_folder_custody(owner.req(pb::GetFolderCustodyRequest {
-            folder_id: folder.clone(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let contents = app.custody(&owner, &folder).await;
     let first = contents
         .items
         .iter()
@@ -267,16 +260,7 @@ async fn an_authenticated_share_is_paid_once_rendered_with_the_banner_and_opened
     }
     assert_eq!(first.shared_counter, 1);
     assert_eq!(first.sharing_available_counter, 1);
-    let check = || async {
-        app.sharing()
-            .check_folder_custody(owner.req(pb::CheckFolderCustodyRequest {
-                folder_id: folder.clone(),
-            }))
-            .await
-            .unwrap()
-            .into_inner()
-    };
-    let intact = check().await;
+    let intact = app.check_custody(&owner, &folder).await;
     assert!(intact.items.iter().all(|i| i.intact), "{intact:?}");
     let image_id = Uuid::parse_str(&image.id).unwrap();
     let mut db = testing::connect(app.sharing_db()).await;
@@ -291,7 +275,7 @@ async fn an_authenticated_share_is_paid_once_rendered_with_the_banner_and_opened
     .execute(&mut db)
     .await
     .unwrap();
-    let broken = check().await;
+    let broken = app.check_custody(&owner, &folder).await;
     let item = broken.items.iter().find(|i| i.item_id == image.id).unwrap();
     assert!(!item.intact, "{broken:?}");
     assert_eq!(item.first_broken.as_ref().map(|e| e.seq), Some(4));
