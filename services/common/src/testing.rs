@@ -90,7 +90,11 @@ pub struct Spawned {
     _connection: lapin::Connection,
 }
 
-/// How long a spawned service has to become healthy, and an event to be processed.
+/// How long a spawned service may take to serve: migrations on a fresh database and the first
+/// broker connection, slow while other tests' services start on the same two cores. How fast it
+/// starts is not what a test asks.
+pub const START_WAIT: Duration = Duration::from_secs(60);
+/// How long an event may take to be processed, and other waits of a test.
 pub const WAIT: Duration = Duration::from_secs(20);
 
 impl Spawned {
@@ -117,7 +121,7 @@ impl Spawned {
             .unwrap_or_else(|e| panic!("AMQP: {e}"));
         let health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
         let what = format!("{} to serve", S::NAME);
-        let serving = eventually(&what, WAIT, || {
+        let serving = eventually(&what, START_WAIT, || {
             let mut health = health.clone();
             async move {
                 let answer = health
