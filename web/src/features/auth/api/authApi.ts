@@ -28,8 +28,11 @@ export const authApi = api.injectEndpoints({
         body: { email, code, purpose: 'sign_up' },
       }),
     }),
-    /** With `organization_name` the account is an organization's and its owner. */
-    createAccount: build.mutation<TokenPair, CreateAccountRequest>({
+    /**
+     * With `organization_name` the account is an organization's and its owner; with
+     * `referral_code` (a checked referral link's) the friend who invited the user is credited.
+     */
+    createAccount: build.mutation<TokenPair, CreateAccountRequest & { referral_code?: string }>({
       query: (body) => ({ url: 'accounts/create/', method: 'POST', body }),
     }),
     login: build.mutation<TokenPair, LoginRequest>({
