@@ -12,7 +12,9 @@ pub mod support;
 use evidentia_common::errors::FieldError;
 
 pub use address::Address;
-pub use evidentia_common::contact::{Email, PhoneNumber, REQUIRED, required};
+pub use evidentia_common::contact::{
+    Email, PhoneNumber, REQUIRED, optional_name, required, single_line,
+};
 pub use history::{Action, Seen};
 pub use messages::{Channel, Destination, Purpose, mailbox};
 pub use secrets::{hash, random_token};
@@ -87,33 +89,6 @@ impl Password {
 /// Names and address lines are one line of plain text: no control characters, line breaks or
 /// bidirectional overrides (the gateway refuses the first and last already; this keeps the rule
 /// with the domain for any other caller).
-fn single_line(field: &str, value: &str) -> Result<(), FieldError> {
-    if evidentia_common::text::has_refused_single_line(value) {
-        return Err(FieldError::new(
-            field,
-            evidentia_common::text::REFUSED_CHARACTERS,
-        ));
-    }
-    Ok(())
-}
-
-/// A first or last name: 2 to 150 characters when given (sign-up does not ask for them).
-pub fn optional_name(field: &str, value: &str) -> Result<String, FieldError> {
-    let value = value.trim();
-    single_line(field, value)?;
-    if value.is_empty() {
-        return Ok(String::new());
-    }
-    let len = value.chars().count();
-    if len < 2 {
-        return Err(FieldError::new(field, "Minimum 2 characters"));
-    }
-    if len > 150 {
-        return Err(FieldError::new(field, "Maximum 150 characters"));
-    }
-    Ok(value.to_owned())
-}
-
 /// A first or last name on the profile: required, 2 to 150 characters.
 pub fn name(field: &str, value: &str) -> Result<String, FieldError> {
     required(field, value)?;
@@ -145,6 +120,19 @@ pub struct NewAccount {
     pub first_name: String,
     pub last_name: String,
     pub verification_token: String,
+    /// A friend's referral code from their invitation link, upper case, or empty. Only its form
+    /// is checked here: whose it is, the referrals service decides from `AccountCreated`.
+    pub referral_code: String,
+}
+
+/// A referral code as typed or carried by a link: up to 20 letters and digits (case and
+/// surrounding spaces do not matter); empty when none was given.
+pub fn referral_code(field: &str, value: &str) -> Result<String, FieldError> {
+    let code = value.trim().to_uppercase();
+    if code.chars().count() > 20 || !code.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(FieldError::new(field, "This referral code is not valid."));
+    }
+    Ok(code)
 }
 
 pub const USERNAME_TAKEN: &str = "A user with that username already exists.";

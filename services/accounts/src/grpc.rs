@@ -165,6 +165,7 @@ fn new_account(
         first_name: first_name?,
         last_name: last_name?,
         verification_token,
+        referral_code: String::new(),
     })
 }
 
@@ -302,8 +303,11 @@ impl AccountsRpc for AccountsApi {
                 &req.organization_name,
             ))
         };
+        let referral_code =
+            fields.check(domain::referral_code("referral_code", &req.referral_code));
         fields.finish().map_err(AccountsError::Invalid)?;
-        let account = account.ok_or_else(|| Status::internal("validated fields missing"))?;
+        let mut account = account.ok_or_else(|| Status::internal("validated fields missing"))?;
+        account.referral_code = referral_code.unwrap_or_default();
         let config = &self.state.config;
         let tokens = sign_up::create(
             &self.state.pool,

@@ -24,6 +24,31 @@ pub fn required(field: &str, value: &str) -> Result<(), FieldError> {
     }
 }
 
+/// Refuses control characters, line breaks and direction overrides in a one-line value.
+pub fn single_line(field: &str, value: &str) -> Result<(), FieldError> {
+    if crate::text::has_refused_single_line(value) {
+        return Err(FieldError::new(field, crate::text::REFUSED_CHARACTERS));
+    }
+    Ok(())
+}
+
+/// A first or last name: 2 to 150 characters when given (sign-up does not ask for them).
+pub fn optional_name(field: &str, value: &str) -> Result<String, FieldError> {
+    let value = value.trim();
+    single_line(field, value)?;
+    if value.is_empty() {
+        return Ok(String::new());
+    }
+    let len = value.chars().count();
+    if len < 2 {
+        return Err(FieldError::new(field, "Minimum 2 characters"));
+    }
+    if len > 150 {
+        return Err(FieldError::new(field, "Maximum 150 characters"));
+    }
+    Ok(value.to_owned())
+}
+
 /// An e-mail address: required, a valid pattern, at most 150 characters; kept lower-cased.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Email(String);

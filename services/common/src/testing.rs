@@ -80,6 +80,8 @@ pub async fn connect(url: &SecretString) -> PgConnection {
 pub struct Spawned {
     /// A channel to the service's gRPC server (give it to the service's typed client).
     pub channel: tonic::transport::Channel,
+    /// Where it listens: another service's configuration names it as `http://{addr}`.
+    pub addr: std::net::SocketAddr,
     pub database_url: SecretString,
     pub amqp: AmqpConfig,
     shutdown: tokio_util::sync::CancellationToken,
@@ -133,6 +135,7 @@ impl Spawned {
         }
         Self {
             channel,
+            addr,
             database_url,
             amqp,
             shutdown,
@@ -241,7 +244,8 @@ pub fn sms_dir() -> std::path::PathBuf {
 }
 
 /// The newest message to `to` (an e-mail in the SMTP sink, or an E.164 phone in the SMS sink)
-/// that contains `needle` and is none of `seen`, whole, with quoted-printable soft breaks joined.
+/// that contains `needle` and is none of `seen`, whole, a quoted-printable e-mail decoded (a
+/// link's `=` is `=3D` on the wire).
 pub async fn read_message(to: &str, needle: &str, seen: &[String]) -> String {
     let dir = if to.starts_with('+') {
         sms_dir()
@@ -263,6 +267,11 @@ pub async fn read_message(to: &str, needle: &str, seen: &[String]) -> String {
         names.iter().rev().find_map(|path| {
             let text = std::fs::read_to_string(path).ok()?;
             let text = text.replace("=\r\n", "").replace("\r\n", "\n");
+            let text = if text.contains("Content-Transfer-Encoding: quoted-printable") {
+                quoted_printable(&text)
+            } else {
+                text
+            };
             (text.lines().any(|l| l.trim().to_lowercase() == header)
                 && text.contains(needle)
                 && !seen.contains(&text))
@@ -270,6 +279,30 @@ pub async fn read_message(to: &str, needle: &str, seen: &[String]) -> String {
         })
     })
     .await
+}
+
+/// Quoted-printable `=XX` escapes decoded (soft line breaks are already joined).
+fn quoted_printable(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'=' && i + 2 < bytes.len())
+            .then(|| std::str::from_utf8(&bytes[i + 1..i + 3]).ok())
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match escaped {
+            Some(byte) => {
+                out.push(byte);
+                i += 3;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The 6-digit confirmation code in a message.
@@ -297,4 +330,262 @@ pub fn test_video() -> Vec<u8> {
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("video: {e}"));
     let _ = std::fs::remove_file(&path);
     bytes
+}
+
+/// A `width` x `height` JPEG of a gradient; `blue` tells one photo from another.
+pub fn jpeg(width: u32, height: u32, blue: u8) -> Vec<u8> {
+    let photo = image::RgbImage::from_fn(width, height, |x, y| {
+        image::Rgb([(x % 256) as u8, (y % 256) as u8, blue])
+    });
+    let mut out = std::io::Cursor::new(Vec::new());
+    photo
+        .write_to(&mut out, image::ImageFormat::Jpeg)
+        .unwrap_or_else(|e| panic!("encode a JPEG: {e}"));
+    out.into_inner()
+}
+
+/// The lowercase hex SHA-256 of `bytes`, as clients announce a file.
+pub fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(bytes))
+}
+
+// --- evidence, as a device uploads to it ---
+
+/// A capture of `bytes` in `folder` named "Front left", as a device registers it: taken in
+/// Amsterdam on 2026-01-15 at 10:00 UTC, with its SHA-256.
+pub fn capture(
+    folder: &str,
+    bytes: &[u8],
+    mime: &str,
+) -> evidentia_proto::evidence::v1::CreateItemRequest {
+    use evidentia_proto::evidence::v1::{CreateItemRequest, MediaType};
+    let media_type = match mime.split('/').next() {
+        Some("image") => MediaType::Image,
+        Some("video") => MediaType::Video,
+        Some("audio") => MediaType::Audio,
+        _ => MediaType::Unspecified,
+    };
+    let captured_at = chrono::DateTime::parse_from_rfc3339("2026-01-15T10:00:00Z")
+        .unwrap_or_else(|e| panic!("a date: {e}"));
+    CreateItemRequest {
+        folder_id: folder.into(),
+        name: "Front left".into(),
+        media_type: media_type as i32,
+        mime_type: mime.into(),
+        file_size: i64::try_from(bytes.len()).unwrap_or(i64::MAX),
+        sha256: sha256(bytes),
+        captured_at: Some(crate::time::timestamp(captured_at.into())),
+        latitude: Some(52.37),
+        longitude: Some(4.89),
+        ..Default::default()
+    }
+}
+
+/// Posts the file with the presigned POST's fields, as a browser form would.
+pub async fn post_form(
+    upload: &evidentia_proto::evidence::v1::SingleUpload,
+    bytes: Vec<u8>,
+    mime: &str,
+) -> reqwest::StatusCode {
+    let mut form = reqwest::multipart::Form::new();
+    for (key, value) in &upload.fields {
+        form = form.text(key.clone(), value.clone());
+    }
+    let part = reqwest::multipart::Part::bytes(bytes)
+        .file_name("capture")
+        .mime_str(mime)
+        .unwrap_or_else(|e| panic!("mime {mime}: {e}"));
+    form = form.part("file", part);
+    reqwest::Client::new()
+        .post(&upload.url)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("post to S3: {e}"))
+        .status()
+}
+
+/// A presigned GET, as the browser makes it: its status and body.
+pub async fn fetch(url: &str) -> (u16, Vec<u8>) {
+    let response = reqwest::get(url)
+        .await
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"));
+    let status = response.status().as_u16();
+    let body = response
+        .bytes()
+        .await
+        .unwrap_or_else(|e| panic!("the body of {url}: {e}"));
+    (status, body.to_vec())
+}
+
+// --- Stripe, as the browser's Stripe.js uses localstripe ---
+
+/// A card that pays.
+pub const OK_CARD: &str = "4242424242424242";
+/// A card that sets up, then is declined when charged without the customer present.
+pub const DECLINED_OFF_SESSION: &str = "4000000000000341";
+
+/// A call to localstripe's REST API (`STRIPE_API_BASE`, `STRIPE_SECRET_KEY`): its status and
+/// answer.
+pub async fn stripe(
+    method: reqwest::Method,
+    path: &str,
+    form: &[(&str, &str)],
+) -> (u16, serde_json::Value) {
+    let base =
+        std::env::var("STRIPE_API_BASE").unwrap_or_else(|_| "http://127.0.0.1:8420".to_owned());
+    let key = std::env::var("STRIPE_SECRET_KEY").unwrap_or_else(|_| "sk_test_local".to_owned());
+    let response = reqwest::Client::new()
+        .request(method, format!("{base}/v1/{path}"))
+        .basic_auth(key, Some(""))
+        .form(form)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("localstripe: {e}"));
+    let status = response.status().as_u16();
+    (
+        status,
+        response.json().await.unwrap_or(serde_json::Value::Null),
+    )
+}
+
+/// A card the browser would create with Stripe.js; answers its id.
+pub async fn payment_method(number: &str) -> String {
+    let (status, pm) = stripe(
+        reqwest::Method::POST,
+        "payment_methods",
+        &[
+            ("type", "card"),
+            ("card[number]", number),
+            ("card[exp_month]", "12"),
+            ("card[exp_year]", "2030"),
+            ("card[cvc]", "123"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{pm}");
+    pm["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a payment method id in {pm}"))
+        .to_owned()
+}
+
+/// Steps 3 to 6 of the add-card flow (spec §4) for `caller`, through payments' client on
+/// `channel`: a Stripe customer, a card made at Stripe, registered, set up and confirmed as the
+/// browser would. Answers the registration and whether the browser's confirmation succeeded.
+pub async fn add_card(
+    channel: &tonic::transport::Channel,
+    caller: &crate::grpc::Caller,
+    (email, name): (&str, &str),
+    number: &str,
+) -> (evidentia_proto::payments::v1::PaymentMethod, bool) {
+    use evidentia_proto::payments::v1::{
+        self as pb, payments_service_client::PaymentsServiceClient,
+    };
+    let mut client = PaymentsServiceClient::new(channel.clone());
+    let customer = client
+        .ensure_stripe_customer(caller.request(pb::EnsureStripeCustomerRequest {
+            email: email.to_owned(),
+            name: name.to_owned(),
+        }))
+        .await
+        .unwrap_or_else(|e| panic!("a Stripe customer: {e:?}"))
+        .into_inner()
+        .stripe_customer_id;
+    let pm = payment_method(number).await;
+    let registered = client
+        .register_payment_method(caller.request(pb::RegisterPaymentMethodRequest {
+            payment_method_id: pm.clone(),
+        }))
+        .await
+        .unwrap_or_else(|e| panic!("the card registered: {e:?}"))
+        .into_inner();
+    let secret = client
+        .create_setup_intent(caller.request(pb::CreateSetupIntentRequest {
+            stripe_customer_id: customer,
+        }))
+        .await
+        .unwrap_or_else(|e| panic!("a SetupIntent: {e:?}"))
+        .into_inner()
+        .client_secret;
+    (registered, confirm_setup(&secret, &pm).await)
+}
+
+/// The browser's confirmation of a SetupIntent (by its client secret) with a card: whether
+/// Stripe accepted it.
+pub async fn confirm_setup(client_secret: &str, payment_method: &str) -> bool {
+    let seti = client_secret.split("_secret_").next().unwrap_or_default();
+    let (status, _) = stripe(
+        reqwest::Method::POST,
+        &format!("setup_intents/{seti}/confirm"),
+        &[("payment_method", payment_method)],
+    )
+    .await;
+    status == 200
+}
+
+// --- a share's recipient, reading the messages sharing sends ---
+
+/// The two tokens (`t1`, `t2`) of the link in the newest share message to `to`.
+pub async fn share_link(to: &str) -> (String, String) {
+    const LEAD: &str = "get-access-email/";
+    let message = read_message(to, LEAD, &[]).await;
+    let at = message
+        .find(LEAD)
+        .unwrap_or_else(|| panic!("no link in {message}"))
+        + LEAD.len();
+    let rest: String = message[at..]
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+    let parts: Vec<&str> = rest.split('/').collect();
+    assert_eq!(parts.get(1), Some(&"email"), "{rest}");
+    (parts[0].to_owned(), parts[2].to_owned())
+}
+
+/// The newest access code sent to `to` that is in none of `seen`: the code and its message.
+pub async fn access_code(to: &str, seen: &[String]) -> (String, String) {
+    const LEAD: &str = "access code is ";
+    let message = read_message(to, LEAD, seen).await;
+    let at = message
+        .find(LEAD)
+        .unwrap_or_else(|| panic!("no access code in {message}"))
+        + LEAD.len();
+    (message[at..at + 6].to_owned(), message)
+}
+
+/// The token (letters and digits) right after `marker` in `message`.
+pub fn token_in(message: &str, marker: &str) -> String {
+    let at = message
+        .find(marker)
+        .unwrap_or_else(|| panic!("no {marker} in {message}"))
+        + marker.len();
+    message[at..]
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect()
+}
+
+/// The token after `marker` in the newest message to `to` that holds it and is none of `seen`:
+/// the token and the message.
+pub async fn token_after(to: &str, marker: &str, seen: &[String]) -> (String, String) {
+    let message = read_message(to, marker, seen).await;
+    (token_in(&message, marker), message)
+}
+
+/// How many messages to `to` in the mail sink contain `needle`.
+pub fn count_mail(to: &str, needle: &str) -> usize {
+    let header = format!("to: {}", to.to_lowercase());
+    std::fs::read_dir(mail_dir())
+        .map(|dir| {
+            dir.filter_map(Result::ok)
+                .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+                .map(|t| t.replace("=\r\n", "").replace("\r\n", "\n"))
+                .filter(|t| {
+                    t.lines().any(|l| l.trim().to_lowercase() == header) && t.contains(needle)
+                })
+                .count()
+        })
+        .unwrap_or(0)
 }

@@ -282,6 +282,9 @@ impl From<&Pricing> for pb::Pricing {
             top_up_min: p.top_up_min,
             top_up_max: p.top_up_max,
             top_up_presets: p.top_up_presets.clone(),
+            referrer_reward: p.referrer_reward,
+            friend_reward: p.friend_reward,
+            referral_monthly_cap: p.referral_monthly_cap,
         }
     }
 }

@@ -34,6 +34,12 @@ pub struct Pricing {
     pub top_up_min: i64,
     pub top_up_max: i64,
     pub top_up_presets: Vec<i64>,
+    /// What a referral earns, once, when the friend's first payment succeeds: the inviter's
+    /// credit and the friend's.
+    pub referrer_reward: i64,
+    pub friend_reward: i64,
+    /// Rewards one inviter can earn in a calendar month (UTC); further friends still sign up.
+    pub referral_monthly_cap: i64,
 }
 
 impl Default for Pricing {
@@ -54,6 +60,9 @@ impl Default for Pricing {
             top_up_min: 1000,
             top_up_max: 10000,
             top_up_presets: vec![1000, 2500, 5000],
+            referrer_reward: 500,
+            friend_reward: 500,
+            referral_monthly_cap: 10,
         }
     }
 }
@@ -91,6 +100,13 @@ impl Pricing {
             card_processing_fixed: cents(
                 "PRICING_CARD_PROCESSING_FIXED_CENTS",
                 d.card_processing_fixed,
+            )?,
+            referrer_reward: cents("PRICING_REFERRER_REWARD_CENTS", d.referrer_reward)?,
+            friend_reward: cents("PRICING_FRIEND_REWARD_CENTS", d.friend_reward)?,
+            referral_monthly_cap: ranged(
+                "PRICING_REFERRAL_MONTHLY_CAP",
+                d.referral_monthly_cap,
+                1000,
             )?,
             ..d
         })

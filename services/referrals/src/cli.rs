@@ -58,6 +58,7 @@ pub fn promo_code(args: &[String]) -> anyhow::Result<()> {
                     .join(" ")
             ),
             Err(ReferralsError::Internal(err)) => Err(err),
+            Err(other) => anyhow::bail!("{other}"),
         }
     })
 }

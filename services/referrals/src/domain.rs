@@ -1,5 +1,9 @@
-//! The referrals domain: referral codes and promo codes, parsed once.
+//! The referrals domain: referral codes, invitations and promo codes, parsed once.
 
+use evidentia_common::{
+    contact::{Email, PhoneNumber},
+    errors::FieldError,
+};
 use rand::Rng;
 
 use crate::error::ReferralsError;
@@ -21,6 +25,118 @@ pub fn generate_referral_code() -> String {
 pub struct ReferralCode {
     pub code: String,
     pub kind: String,
+}
+
+/// The one type of code there is (spec §3: the type defaults to 'individual').
+pub const INDIVIDUAL: &str = "individual";
+
+/// Who an invitation goes to: an e-mail address, or a phone number by SMS.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Invitee {
+    Email(Email),
+    Phone(PhoneNumber),
+}
+
+impl Invitee {
+    /// The friend's address from the fields given: exactly one of an e-mail address and a phone
+    /// number (an empty phone number counts as not given).
+    pub fn parse(email: &str, phone: Option<(&str, &str)>) -> Result<Self, ReferralsError> {
+        let phone =
+            phone.filter(|(code, number)| !code.trim().is_empty() || !number.trim().is_empty());
+        match (email.trim().is_empty(), phone) {
+            (false, None) => Ok(Self::Email(Email::parse("email", email)?)),
+            (true, Some((code, number))) => Ok(Self::Phone(PhoneNumber::parse(
+                "phone_number",
+                code,
+                number,
+            )?)),
+            (true, None) => Err(ReferralsError::invalid(
+                "email",
+                "Enter your friend's e-mail address or phone number.",
+            )),
+            (false, Some(_)) => Err(ReferralsError::invalid(
+                "email",
+                "Send an invitation to an e-mail address or to a phone number, one at a time.",
+            )),
+        }
+    }
+
+    /// `email` or `sms`.
+    pub fn channel(&self) -> &'static str {
+        match self {
+            Self::Email(_) => "email",
+            Self::Phone(_) => "sms",
+        }
+    }
+
+    /// The address as stored and compared: a lower-case e-mail address, or the phone number in
+    /// international form without spaces (as [`phone_key`] makes it).
+    pub fn address(&self) -> String {
+        match self {
+            Self::Email(email) => email.as_str().to_owned(),
+            Self::Phone(phone) => phone_key(&phone.country_code, &phone.national_number),
+        }
+    }
+
+    /// The field a refusal of this address is reported on.
+    pub fn field(&self) -> &'static str {
+        match self {
+            Self::Email(_) => "email",
+            Self::Phone(_) => "phone_number",
+        }
+    }
+}
+
+/// A phone number as one comparable string: '+1' and '5550100123' are '+15550100123'; no
+/// number at all is ''.
+pub fn phone_key(country_code: &str, national_number: &str) -> String {
+    if national_number.trim().is_empty() {
+        String::new()
+    } else {
+        format!("{}{}", country_code.trim(), national_number.trim())
+    }
+}
+
+/// How a list of invitations is sorted (`?sorting=`): newest first unless asked otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sorting {
+    Newest,
+    Oldest,
+    Name,
+    Status,
+}
+
+impl Sorting {
+    pub fn parse(value: &str) -> Result<Self, FieldError> {
+        match value.trim() {
+            "" | "newest" => Ok(Self::Newest),
+            "oldest" => Ok(Self::Oldest),
+            "name" => Ok(Self::Name),
+            "status" => Ok(Self::Status),
+            _ => Err(FieldError::new(
+                "sorting",
+                "Sort by newest, oldest, name or status.",
+            )),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Newest => "newest",
+            Self::Oldest => "oldest",
+            Self::Name => "name",
+            Self::Status => "status",
+        }
+    }
+}
+
+/// A referral code as typed: letters and digits, any case, spaces ignored.
+pub fn typed_referral_code(value: &str) -> String {
+    value
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_uppercase()
 }
 
 /// Spec §3/§9: the code is 7 characters as typed, 'AAA AAA' (three, a space, three); the
@@ -73,6 +189,35 @@ mod tests {
     fn the_mask_space_and_case_do_not_matter() {
         assert_eq!(PromoCodeText::parse("abc 123").unwrap().as_str(), "ABC123");
         assert_eq!(PromoCodeText::parse("ABC123").unwrap().as_str(), "ABC123");
+    }
+
+    #[test]
+    fn an_invitation_goes_to_one_address() {
+        let email = Invitee::parse("Ann@Example.com", None).unwrap();
+        assert_eq!(
+            (email.channel(), email.address()),
+            ("email", "ann@example.com".to_owned())
+        );
+        let phone = Invitee::parse("", Some(("+1", "5550100123"))).unwrap();
+        assert_eq!(
+            (phone.channel(), phone.address()),
+            ("sms", "+15550100123".to_owned())
+        );
+        assert_eq!(
+            Invitee::parse(" ", Some(("", ""))).unwrap_err().to_string(),
+            "invalid fields"
+        );
+        assert!(Invitee::parse("ann@example.com", Some(("+1", "5550100123"))).is_err());
+        assert!(Invitee::parse("not an address", None).is_err());
+    }
+
+    #[test]
+    fn sorting_keys() {
+        for key in ["newest", "oldest", "name", "status"] {
+            assert_eq!(Sorting::parse(key).unwrap().as_str(), key);
+        }
+        assert_eq!(Sorting::parse("").unwrap(), Sorting::Newest);
+        assert!(Sorting::parse("created_at").is_err());
     }
 
     #[test]

@@ -1,12 +1,20 @@
 //! Every way a referrals operation can fail, and its one conversion to a gRPC status.
 
-use evidentia_common::errors::{FieldError, internal, invalid_fields};
+use evidentia_common::errors::{FieldError, internal, invalid_fields, rate_limited};
 use tonic::Status;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReferralsError {
     #[error("invalid fields")]
     Invalid(Vec<FieldError>),
+    /// Not the caller's (or gone): another user's invitation answers the same.
+    #[error("not found")]
+    NotFound,
+    #[error("rate limited")]
+    RateLimited {
+        message: &'static str,
+        retry_after_secs: u64,
+    },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -23,12 +31,17 @@ impl From<FieldError> for ReferralsError {
     }
 }
 
-evidentia_common::internal_errors!(ReferralsError: sqlx::Error);
+evidentia_common::internal_errors!(ReferralsError: sqlx::Error, redis::RedisError);
 
 impl From<ReferralsError> for Status {
     fn from(err: ReferralsError) -> Self {
         match err {
             ReferralsError::Invalid(errors) => invalid_fields(&errors),
+            ReferralsError::NotFound => Status::not_found("Not found."),
+            ReferralsError::RateLimited {
+                message,
+                retry_after_secs,
+            } => rate_limited("rate_limited", message, retry_after_secs),
             ReferralsError::Internal(err) => internal(&err),
         }
     }

@@ -2,29 +2,45 @@
 
 use async_trait::async_trait;
 use evidentia_common::consumer::{EventMeta, Handler};
-use evidentia_proto::events::v1::{AccountCreated, AccountPurged};
+use evidentia_proto::events::v1::{AccountCreated, AccountDeleted, AccountPurged};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::app::referral_codes;
 
-/// `AccountCreated` gives the new user a referral code.
-pub struct CreateCodeOnSignUp;
+/// `AccountCreated` gives the new user a referral code and records whose referral they are.
+pub struct RecordOnSignUp;
 
 #[async_trait]
-impl Handler<AccountCreated> for CreateCodeOnSignUp {
+impl Handler<AccountCreated> for RecordOnSignUp {
     async fn handle(
         &self,
         conn: &mut PgConnection,
         event: AccountCreated,
         _meta: &EventMeta,
     ) -> anyhow::Result<()> {
-        referral_codes::ensure(conn, Uuid::parse_str(&event.user_id)?).await?;
+        referral_codes::on_sign_up(conn, &event).await?;
         Ok(())
     }
 }
 
-/// `AccountPurged` deletes the user's referral code and promo redemptions.
+/// `AccountDeleted` removes the user's invitations.
+pub struct ForgetInvitationsOnDeletion;
+
+#[async_trait]
+impl Handler<AccountDeleted> for ForgetInvitationsOnDeletion {
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: AccountDeleted,
+        _meta: &EventMeta,
+    ) -> anyhow::Result<()> {
+        referral_codes::on_deletion(conn, Uuid::parse_str(&event.user_id)?).await?;
+        Ok(())
+    }
+}
+
+/// `AccountPurged` removes everything referrals keeps of the user.
 pub struct PurgeOnAccountPurged;
 
 #[async_trait]

@@ -1,11 +1,16 @@
 //! Builds the referrals service from its configuration on an already-bound listener.
 
+use std::sync::Arc;
+
 use evidentia_common::{
     grpc,
+    mailer::SmtpMailer,
+    ratelimit,
     service::{Infrastructure, Service},
+    sms,
 };
 use evidentia_proto::{
-    events::v1::{AccountCreated, AccountPurged},
+    events::v1::{AccountCreated, AccountDeleted, AccountPurged},
     referrals::v1::referrals_service_server::ReferralsServiceServer,
 };
 use sqlx::migrate::Migrator;
@@ -13,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::{
     config::Config,
-    events::{CreateCodeOnSignUp, PurgeOnAccountPurged},
+    events::{ForgetInvitationsOnDeletion, PurgeOnAccountPurged, RecordOnSignUp},
     grpc::ReferralsApi,
     state::ReferralsState,
 };
@@ -32,18 +37,30 @@ impl Service for ReferralsService {
         listener: tokio::net::TcpListener,
         shutdown: CancellationToken,
     ) -> anyhow::Result<()> {
+        let redis = ratelimit::connect_lazy(&config.service.redis_url)?;
         let mut infra = Infrastructure::start::<Self>(&config, &shutdown).await?;
         let consumers = infra
             .consumers()
-            .on::<AccountCreated, _>("create-referral-code", CreateCodeOnSignUp)
+            // The queue keeps its first name: a renamed queue would leave the old one bound to
+            // the exchange, filling up in every deployment.
+            .on::<AccountCreated, _>("create-referral-code", RecordOnSignUp)
+            .on::<AccountDeleted, _>("forget-invitations", ForgetInvitationsOnDeletion)
             .on::<AccountPurged, _>("purge-account", PurgeOnAccountPurged);
         infra.consume(consumers);
-        let health = infra.health_service(&["evidentia.referrals.v1.ReferralsService"], Vec::new());
+        let health = infra.health_service(
+            &["evidentia.referrals.v1.ReferralsService"],
+            vec![Arc::new(redis.clone())],
+        );
         let router = grpc::server()
             .add_service(health)
             .add_service(ReferralsServiceServer::new(ReferralsApi {
                 state: ReferralsState {
                     pool: infra.pool.clone(),
+                    redis,
+                    mailer: Arc::new(SmtpMailer::new(&config.smtp_url, &config.mail_from)?),
+                    sms: sms::from_config(&config.sms)?,
+                    limits: config.limits.clone(),
+                    public_base_url: config.public_base_url.clone(),
                 },
             }));
         infra.serve(router, listener, shutdown).await

@@ -72,7 +72,7 @@ from the address values without the chart seeing them.
 {{- end }}
 {{- end -}}
 
-{{/* SMTP, the SMS provider and the public address of links in messages (accounts, sharing). Argument: $. */}}
+{{/* SMTP, the SMS provider and the public address of links in messages (accounts, sharing, referrals). Argument: $. */}}
 {{- define "evidentia.env.messages" -}}
 {{- $v := .Values -}}
 {{ include "evidentia.secretEnv" (dict "name" "SMTP_URL" "secret" $v.smtp.existingSecret "key" $v.smtp.urlKey) }}
@@ -156,6 +156,8 @@ from the address values without the chart seeing them.
   value: /tmp/sharing
 - name: SHARING_FFMPEG
   value: /usr/bin/ffmpeg
+{{- else if eq .component "referrals" }}
+{{ include "evidentia.env.messages" .root | trim }}
 {{- end }}
 {{- range $name, $value := .settings.env }}
 - name: {{ $name }}

@@ -118,6 +118,7 @@ pub async fn insert(
         phone_country_code: account.phone.country_code.clone(),
         phone_national_number: account.phone.national_number.clone(),
         occurred_at: Some(timestamp(chrono::Utc::now())),
+        referral_code: account.referral_code.clone(),
     };
     outbox::enqueue(&mut *conn, &created).await?;
     history::record(conn, id, Action::SignUp, seen).await?;

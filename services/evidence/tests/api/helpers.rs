@@ -11,13 +11,11 @@ use evidentia_common::{
     },
     service::test_config,
     testing::{self, Spawned},
-    time::timestamp,
 };
-use sha2::{Digest, Sha256};
 use tonic::{Request, Status, transport::Channel};
 use uuid::Uuid;
 
-pub use evidentia_common::testing::{WAIT, test_video};
+pub use evidentia_common::testing::{WAIT, capture, fetch, jpeg, post_form, sha256, test_video};
 
 pub struct TestApp {
     pub service: Spawned,
@@ -206,38 +204,8 @@ impl User {
     }
 }
 
-pub fn sha256(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
-
 pub fn at(rfc3339: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(rfc3339).unwrap().into()
-}
-
-fn media_type(mime: &str) -> pb::MediaType {
-    match mime.split('/').next() {
-        Some("image") => pb::MediaType::Image,
-        Some("video") => pb::MediaType::Video,
-        Some("audio") => pb::MediaType::Audio,
-        _ => pb::MediaType::Unspecified,
-    }
-}
-
-/// A capture of `bytes` in `folder` named "Front left", as a device registers it: taken in
-/// Amsterdam on 2026-01-15 at 10:00 UTC, with its SHA-256.
-pub fn capture(folder: &str, bytes: &[u8], mime: &str) -> pb::CreateItemRequest {
-    pb::CreateItemRequest {
-        folder_id: folder.into(),
-        name: "Front left".into(),
-        media_type: media_type(mime) as i32,
-        mime_type: mime.into(),
-        file_size: i64::try_from(bytes.len()).unwrap(),
-        sha256: sha256(bytes),
-        captured_at: Some(timestamp(at("2026-01-15T10:00:00Z"))),
-        latitude: Some(52.37),
-        longitude: Some(4.89),
-        ..Default::default()
-    }
 }
 
 /// The presigned POST of a create's answer.
@@ -254,46 +222,6 @@ pub fn multipart(created: &pb::CreateItemResponse) -> &pb::MultipartUpload {
         Some(Upload::Multipart(upload)) => upload,
         other => panic!("a multipart upload, not {other:?}"),
     }
-}
-
-/// Posts the file with the presigned POST's fields, as a browser form would.
-pub async fn post_form(
-    upload: &pb::SingleUpload,
-    bytes: Vec<u8>,
-    mime: &str,
-) -> reqwest::StatusCode {
-    let mut form = reqwest::multipart::Form::new();
-    for (key, value) in &upload.fields {
-        form = form.text(key.clone(), value.clone());
-    }
-    let part = reqwest::multipart::Part::bytes(bytes)
-        .file_name("capture")
-        .mime_str(mime)
-        .unwrap();
-    form = form.part("file", part);
-    reqwest::Client::new()
-        .post(&upload.url)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap()
-        .status()
-}
-
-/// A presigned GET: its status and body.
-pub async fn fetch(url: &str) -> (u16, Vec<u8>) {
-    let response = reqwest::get(url).await.unwrap();
-    let status = response.status().as_u16();
-    (status, response.bytes().await.unwrap().to_vec())
-}
-
-pub fn jpeg(width: u32, height: u32, blue: u8) -> Vec<u8> {
-    let photo = image::RgbImage::from_fn(width, height, |x, y| {
-        image::Rgb([(x % 256) as u8, (y % 256) as u8, blue])
-    });
-    let mut out = std::io::Cursor::new(Vec::new());
-    photo.write_to(&mut out, image::ImageFormat::Jpeg).unwrap();
-    out.into_inner()
 }
 
 /// Asserts `status` is InvalidArgument whose first field error names `field`.

@@ -261,6 +261,10 @@ pub struct CreateAccountRequest {
     /// Signs up an organization (3 to 30 characters) with this account as its owner.
     #[schema(min_length = 3, max_length = 30)]
     pub organization_name: Option<String>,
+    /// A friend's referral code from their invitation link (`/sign-up?referred=true&code=`):
+    /// the account becomes their referral.
+    #[schema(max_length = 20, pattern = r"^[A-Za-z0-9]*$")]
+    pub referral_code: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -296,6 +300,7 @@ fn create(Client, body: CreateAccountRequest) -> Created<TokenPair> =
         first_name: body.first_name,
         last_name: body.last_name,
         organization_name: body.organization_name.unwrap_or_default(),
+        referral_code: body.referral_code.unwrap_or_default(),
     });
 }
 

@@ -17,6 +17,7 @@ mod hardening;
 mod journeys;
 mod org_capture;
 mod payments;
+mod referrals;
 mod sharing;
 mod support;
 mod trace;

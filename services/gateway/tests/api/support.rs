@@ -6,11 +6,9 @@ use std::{net::SocketAddr, time::Duration};
 use evidentia_common::{
     config::{Configuration as _, SecretString, ServiceConfig},
     service::{Service, test_config},
-    testing,
+    testing::{self, access_code},
 };
-use reqwest::Method;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -25,9 +23,6 @@ pub struct Stack {
     pub sharing_db: SecretString,
     /// The futuregram scheduler's clock: tests move it forward.
     pub clock: sharing::state::Clock,
-    sharing_config: sharing::config::Config,
-    sharing_addr: SocketAddr,
-    sharing_shutdown: std::sync::Mutex<CancellationToken>,
 }
 
 impl Drop for Stack {
@@ -120,6 +115,10 @@ impl Stack {
 
         let mut referrals_config = referrals::config::Config::from_env().expect("referrals config");
         referrals_config.service = service_config("referrals", &amqp).await;
+        referrals_config.sms = evidentia_common::sms::SmsConfig::Files {
+            dir: sms_dir().display().to_string(),
+        };
+        referrals_config.limits.checks_per_client = 100_000;
         let referrals_db = referrals_config.service.database_url.clone();
         let (referrals_listener, referrals_addr) = listener().await;
         spawn::<referrals::ReferralsService>(referrals_config, referrals_listener, &shutdown);
@@ -152,12 +151,7 @@ impl Stack {
         sharing_config.settings.clock = clock.clone();
         let sharing_db = sharing_config.service.database_url.clone();
         let (sharing_listener, sharing_addr) = listener().await;
-        let sharing_shutdown = shutdown.child_token();
-        spawn::<sharing::SharingService>(
-            sharing_config.clone(),
-            sharing_listener,
-            &sharing_shutdown,
-        );
+        spawn::<sharing::SharingService>(sharing_config, sharing_listener, &shutdown);
 
         let mut gateway_config = gateway::config::Config::from_env().expect("gateway config");
         gateway_config.accounts_url = format!("http://{accounts_addr}");
@@ -185,40 +179,11 @@ impl Stack {
             evidence_db,
             sharing_db,
             clock,
-            sharing_config,
-            sharing_addr,
-            sharing_shutdown: std::sync::Mutex::new(sharing_shutdown),
         };
         stack
             .until_ok("health/live/", "the gateway answering")
             .await;
         stack
-    }
-
-    /// Another sharing replica on the same database (and clock), as a second process would be.
-    pub async fn spawn_sharing_replica(&self) {
-        let (listener, _) = listener().await;
-        spawn::<sharing::SharingService>(self.sharing_config.clone(), listener, &self.shutdown);
-    }
-
-    /// Stops the sharing service (every other service stays up).
-    pub fn stop_sharing(&self) {
-        self.sharing_shutdown.lock().unwrap().cancel();
-    }
-
-    /// Starts the sharing service again at its address, as after an outage.
-    pub async fn start_sharing(&self) {
-        let listener = testing::eventually(
-            "the sharing address free again",
-            Duration::from_secs(10),
-            || async { TcpListener::bind(self.sharing_addr).await.ok() },
-        )
-        .await;
-        let token = self.shutdown.child_token();
-        spawn::<sharing::SharingService>(self.sharing_config.clone(), listener, &token);
-        *self.sharing_shutdown.lock().unwrap() = token;
-        self.until_ok("health/", "every service healthy again")
-            .await;
     }
 
     pub async fn get(&self, path: &str) -> (u16, Value) {
@@ -316,7 +281,8 @@ impl Stack {
             .to_owned()
     }
 
-    async fn sign_up_with(&self, extra: Value) -> SignedUp {
+    /// Signs up with `extra` fields in the body (a name, a referral code).
+    pub async fn sign_up_with(&self, extra: Value) -> SignedUp {
         let unique = uuid::Uuid::new_v4().simple().to_string();
         let email = format!("gw-{}@example.com", &unique[..12]);
         let username = format!("u{}", &unique[..12]);
@@ -361,6 +327,11 @@ pub struct SignedUp {
     pub refresh: String,
 }
 
+/// Sends `request`: its status and body.
+pub async fn send(request: reqwest::RequestBuilder) -> (u16, Value) {
+    read(request.send().await.expect("request")).await
+}
+
 async fn read(response: reqwest::Response) -> (u16, Value) {
     let status = response.status().as_u16();
     let text = response.text().await.expect("body");
@@ -372,45 +343,14 @@ async fn read(response: reqwest::Response) -> (u16, Value) {
     (status, value)
 }
 
-pub use evidentia_common::testing::{code_in, mail_dir, read_message, sms_dir, test_video};
+pub use evidentia_common::testing::{
+    DECLINED_OFF_SESSION, OK_CARD, code_in, jpeg, payment_method, read_message, sha256, sms_dir,
+    stripe,
+};
 
 /// The 6-digit code of the newest confirmation e-mail to `email`.
 pub async fn read_code(email: &str) -> String {
     code_in(&read_message(email, "confirmation code is ", &[]).await)
-}
-
-pub const STRIPE: &str = "http://127.0.0.1:8420";
-pub const OK_CARD: &str = "4242424242424242";
-pub const DECLINED_OFF_SESSION: &str = "4000000000000341";
-
-pub async fn stripe(method: Method, path: &str, form: &[(&str, &str)]) -> (u16, Value) {
-    let response = reqwest::Client::new()
-        .request(method, format!("{STRIPE}/v1/{path}"))
-        .basic_auth("sk_test_local", Some(""))
-        .form(form)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
-
-/// A card the browser would create with Stripe.js.
-pub async fn payment_method(number: &str) -> String {
-    let (status, pm) = stripe(
-        Method::POST,
-        "payment_methods",
-        &[
-            ("type", "card"),
-            ("card[number]", number),
-            ("card[exp_month]", "12"),
-            ("card[exp_year]", "2030"),
-            ("card[cvc]", "123"),
-        ],
-    )
-    .await;
-    assert_eq!(status, 200, "{pm}");
-    pm["id"].as_str().unwrap().to_owned()
 }
 
 /// Steps 3 to 6 of the add-card flow (spec §4) for the user of `access`: answers the
@@ -439,18 +379,7 @@ pub async fn add_card(stack: &Stack, access: &str, number: &str) -> (Value, bool
         .await;
     assert_eq!(status, 200, "{setup}");
     let secret = setup["client_secret"].as_str().unwrap();
-    let seti = secret.split("_secret_").next().unwrap();
-    let (status, _) = stripe(
-        reqwest::Method::POST,
-        &format!("setup_intents/{seti}/confirm"),
-        &[("payment_method", pm.as_str())],
-    )
-    .await;
-    (registered, status == 200)
-}
-
-pub fn sha256(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
+    (registered, testing::confirm_setup(secret, &pm).await)
 }
 
 pub async fn folder(stack: &Stack, access: &str, name: &str) -> String {
@@ -508,17 +437,6 @@ pub fn capture(bytes: &[u8], mime: &str, extra: Value) -> Value {
         body[key] = value.clone();
     }
     body
-}
-
-pub fn jpeg(width: u32, height: u32, blue: u8) -> Vec<u8> {
-    let photo = image::RgbImage::from_fn(width, height, |x, y| {
-        image::Rgb([(x % 256) as u8, (y % 256) as u8, blue])
-    });
-    let mut out = std::io::Cursor::new(Vec::new());
-    photo
-        .write_to(&mut out, image::ImageFormat::Jpeg)
-        .expect("encode");
-    out.into_inner()
 }
 
 /// Uploads `bytes` with the answer of a create or retake, finishes, and waits for `verified`.
@@ -607,42 +525,25 @@ pub async fn share(
     key: &str,
     body: &Value,
 ) -> (u16, Value) {
-    let response = stack
-        .http
-        .post(stack.url(&format!("sharing/folder/{folder}/share/")))
-        .bearer_auth(access)
-        .header("Idempotency-Key", key)
-        .json(body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
+    send(
+        stack
+            .http
+            .post(stack.url(&format!("sharing/folder/{folder}/share/")))
+            .bearer_auth(access)
+            .header("Idempotency-Key", key)
+            .json(body),
+    )
+    .await
 }
 
 pub async fn with_token(stack: &Stack, path: &str, token: &str) -> (u16, Value) {
-    let response = stack
-        .http
-        .get(stack.url(path))
-        .header("X-Folder-Token", token)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
-
-/// The recipient's link (`t1`, `t2`) from the message the share sent them.
-pub async fn link_to(to: &str) -> (String, String) {
-    let message = read_message(to, "get-access-email/", &[]).await;
-    let at = message.find("get-access-email/").unwrap() + "get-access-email/".len();
-    let rest: String = message[at..]
-        .chars()
-        .take_while(|c| !c.is_whitespace())
-        .collect();
-    let parts: Vec<&str> = rest.split('/').collect();
-    assert_eq!(parts[1], "email", "{rest}");
-    (parts[0].to_owned(), parts[2].to_owned())
+    send(
+        stack
+            .http
+            .get(stack.url(path))
+            .header("X-Folder-Token", token),
+    )
+    .await
 }
 
 /// Sends a code to the recipient and reads it from their mailbox.
@@ -657,11 +558,6 @@ pub async fn code_for(
         .post("sharing/code/send/", json!({ "t1": t1, "t2": t2 }))
         .await;
     assert_eq!(status, 200, "{sent}");
-    let message = read_message(to, "access code is ", seen).await;
-    let at = message.find("access code is ").unwrap() + "access code is ".len();
-    (
-        sent["code_id"].as_str().unwrap().to_owned(),
-        message[at..at + 6].to_owned(),
-        message,
-    )
+    let (code, message) = access_code(to, seen).await;
+    (sent["code_id"].as_str().unwrap().to_owned(), code, message)
 }

@@ -2,7 +2,10 @@
 //! would use it.
 
 use evidentia_common::{
-    config::Configuration as _, grpc::Caller, service::test_config, testing::Spawned,
+    config::Configuration as _,
+    grpc::Caller,
+    service::test_config,
+    testing::{self, Spawned},
 };
 use evidentia_proto::{
     events::v1::AccountCreated,
@@ -94,57 +97,18 @@ impl TestApp {
         body
     }
 
-    /// A card the browser would create with Stripe.js; answers its id.
-    pub async fn payment_method(&self, number: &str) -> String {
-        self.stripe(
-            reqwest::Method::POST,
-            "payment_methods",
-            &[
-                ("type", "card"),
-                ("card[number]", number),
-                ("card[exp_month]", "12"),
-                ("card[exp_year]", "2030"),
-                ("card[cvc]", "123"),
-            ],
-        )
-        .await["id"]
-            .as_str()
-            .unwrap()
-            .to_owned()
-    }
-
     /// Steps 3 to 6 of the add-card flow (spec §4): a customer, a card made at Stripe,
     /// registered, set up and confirmed by the browser. Answers the registration and whether the
     /// browser's confirmation succeeded.
     pub async fn add_card(&self, user: &AccountCreated, number: &str) -> (pb::PaymentMethod, bool) {
-        let customer = self.ensure(user).await;
-        let caller = as_user(user_of(user));
-        let pm = self.payment_method(number).await;
-        let mut client = self.client();
-        let registered = client
-            .register_payment_method(caller.request(pb::RegisterPaymentMethodRequest {
-                payment_method_id: pm.clone(),
-            }))
-            .await
-            .unwrap()
-            .into_inner();
-        let secret = client
-            .create_setup_intent(caller.request(pb::CreateSetupIntentRequest {
-                stripe_customer_id: customer,
-            }))
-            .await
-            .unwrap()
-            .into_inner()
-            .client_secret;
-        let seti = secret.split("_secret_").next().unwrap();
-        let (status, _) = self
-            .stripe_status(
-                reqwest::Method::POST,
-                &format!("setup_intents/{seti}/confirm"),
-                &[("payment_method", pm.as_str())],
-            )
-            .await;
-        (registered, status.is_success())
+        let name = format!("{} {}", user.first_name, user.last_name);
+        testing::add_card(
+            &self.service.channel,
+            &as_user(user_of(user)),
+            (&user.email, &name),
+            number,
+        )
+        .await
     }
 
     /// The user's saved cards.

@@ -37,3 +37,11 @@ pub async fn delete(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<()> 
         .await?;
     Ok(())
 }
+
+/// Whose code this is.
+#[tracing::instrument(skip_all)]
+pub async fn owner(conn: &mut PgConnection, code: &str) -> sqlx::Result<Option<Uuid>> {
+    sqlx::query_scalar!("SELECT user_id FROM referral_codes WHERE code = $1", code)
+        .fetch_optional(conn)
+        .await
+}

@@ -1,83 +1,12 @@
 //! Each user's own referral code, made by the AccountCreated event, against the real PostgreSQL
 //! and RabbitMQ.
 
-use evidentia_common::{
-    grpc::Caller,
-    service::test_config,
-    testing::{self, Spawned, WAIT},
-};
-use evidentia_proto::{
-    events::v1::AccountCreated,
-    referrals::v1::{self as pb, referrals_service_client::ReferralsServiceClient},
-};
-use referrals::{ReferralsService, config::Config};
+use evidentia_common::testing::{self, WAIT};
 use uuid::Uuid;
 
+use crate::helpers::{TestApp, account_created};
+
 const ALPHABET: &str = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-
-struct TestApp {
-    service: Spawned,
-}
-
-fn as_user(user_id: Uuid) -> Caller {
-    Caller {
-        user_id: Some(user_id),
-        ..Caller::default()
-    }
-}
-
-fn account_created(user_id: Uuid) -> AccountCreated {
-    AccountCreated {
-        user_id: user_id.to_string(),
-        username: format!("u{}", &user_id.simple().to_string()[20..]),
-        email: format!("{}@example.com", user_id.simple()),
-        account_type: "individual".to_owned(),
-        ..AccountCreated::default()
-    }
-}
-
-impl TestApp {
-    async fn spawn() -> Self {
-        let config = Config {
-            service: test_config("referrals").await,
-        };
-        Self {
-            service: Spawned::start::<ReferralsService>(config).await,
-        }
-    }
-
-    async fn stop(self) {
-        self.service.stop().await;
-    }
-
-    async fn publish(&self, event: &AccountCreated, message_id: Uuid) {
-        self.service.publish(event, message_id).await;
-    }
-
-    /// The codes stored for `user_id` (read directly: GetReferralInfo would make one).
-    async fn stored_codes(&self, user_id: Uuid) -> Vec<String> {
-        let mut conn = testing::connect(&self.service.database_url).await;
-        sqlx::query_scalar!(
-            "SELECT code FROM referral_codes WHERE user_id = $1",
-            user_id
-        )
-        .fetch_all(&mut conn)
-        .await
-        .unwrap()
-    }
-
-    async fn processed(&self, message_id: Uuid) -> bool {
-        self.service.processed(message_id).await
-    }
-
-    async fn info(&self, user_id: Uuid) -> pb::ReferralInfo {
-        ReferralsServiceClient::new(self.service.channel.clone())
-            .get_referral_info(as_user(user_id).request(pb::GetReferralInfoRequest {}))
-            .await
-            .unwrap()
-            .into_inner()
-    }
-}
 
 #[tokio::test]
 async fn account_created_gives_the_user_a_referral_code() {

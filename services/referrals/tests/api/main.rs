@@ -1,5 +1,5 @@
-//! Referrals' behaviour through its typed gRPC client, against the real PostgreSQL and RabbitMQ.
-//! One test binary: each module is an area.
+//! Referrals' behaviour through its typed gRPC client, against the real PostgreSQL, RabbitMQ,
+//! Redis, SMTP and SMS sinks. One test binary: each module is an area.
 
 #![allow(
     clippy::unwrap_used,
@@ -8,3 +8,5 @@
 )]
 
 mod codes;
+mod helpers;
+mod invitations;

@@ -1356,6 +1356,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/shareable-codes/check/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether a referral code is someone's, and whose (open to anyone: the sign-up screen asks;
+         *     limited per client address).
+         */
+        post: operations["check_referral_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/shareable-codes/promo-code/check/": {
         parameters: {
             query?: never;
@@ -1383,10 +1403,89 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's own referral code. */
+        /** The caller's referral code, the programme's rules in numbers, and what the code has brought. */
         get: operations["referral_info"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shareable-codes/retrieve/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's invitations, at most 50, in the order asked for; an unknown `sorting` is a
+         *     field error.
+         */
+        get: operations["list_invitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shareable-codes/{id}/delete/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes one of the caller's invitations. */
+        delete: operations["delete_invitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shareable-codes/{id}/resend/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends one of the caller's invitations again: 429 with `Retry-After` until its `resend_after`,
+         *     or once it was sent five times.
+         */
+        post: operations["resend_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shareable-codes/{type}/create/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends the caller's referral link to a friend by e-mail or SMS. `type` is the code's type,
+         *     `individual`. Refused with field errors: an invalid address (spec §5 messages), one of the
+         *     caller's own, one with an account already, or one already invited; 429 past the day's
+         *     invitations.
+         */
+        post: operations["create_invitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2403,6 +2502,11 @@ export interface components {
             organization_name?: string | null;
             password: string;
             phone_number: components["schemas"]["PhoneNumber"];
+            /**
+             * @description A friend's referral code from their invitation link (`/sign-up?referred=true&code=`):
+             *     the account becomes their referral.
+             */
+            referral_code?: string | null;
             username: string;
             /** @description From `confirmation-code/verify/`. */
             verification_token: string;
@@ -2657,6 +2761,30 @@ export interface components {
              */
             amount: number;
         };
+        Invitation: {
+            /** @description `email` or `sms`. */
+            channel: string;
+            created_at?: string | null;
+            /** Format: uuid */
+            id: string;
+            last_sent_at?: string | null;
+            name: string;
+            /** @description When it can be sent again; null when it can be now. */
+            resend_after?: string | null;
+            /**
+             * Format: int32
+             * @description How many times it was sent.
+             */
+            sends: number;
+            /** @description The e-mail address, or the phone number in international form. */
+            sent_to: string;
+            /** @description `invited`, `signed_up` or `rewarded`. */
+            status: string;
+        };
+        Invitations: {
+            /** @description At most 50. */
+            invitations: components["schemas"]["Invitation"][];
+        };
         Invite: {
             /** @description `email` or `sms`. */
             channel: string;
@@ -2859,6 +2987,13 @@ export interface components {
             /** @description A folder name: 2 to 50 letters, digits, spaces and , - _ ` | . ' " (spec §5 "File name"). */
             name: string;
             rental?: null | components["schemas"]["Rental"];
+        };
+        NewInvitation: {
+            /** @description The friend's e-mail address (an invitation by e-mail), or */
+            email?: string | null;
+            /** @description How you name your friend, 2 to 150 characters, optional. */
+            name?: string | null;
+            phone_number?: null | components["schemas"]["PhoneNumber"];
         };
         NewItem: {
             /** @description When the device captured it, RFC 3339. */
@@ -3217,9 +3352,54 @@ export interface components {
             /** @description Present when the account has a phone number. */
             phone_hint?: string | null;
         };
+        ReferralCheck: {
+            /** @description Its owner's first name ('' when they gave none, or the code is no one's). */
+            first_name: string;
+            /** @description Whether the code is someone's. */
+            valid: boolean;
+        };
+        ReferralCode: {
+            /** @description As typed or carried by an invitation link. */
+            code: string;
+        };
         ReferralInfo: {
             /** @description The user's own referral code. */
             code: string;
+            /**
+             * Format: int64
+             * @description Cents earned in all.
+             */
+            earned: number;
+            /** Format: int64 */
+            friend_reward: number;
+            /**
+             * Format: int64
+             * @description Invitations sent.
+             */
+            invited: number;
+            /** @description The sign-up link carrying the code. */
+            link: string;
+            /**
+             * Format: int64
+             * @description Rewards one inviter can earn in a calendar month.
+             */
+            monthly_cap: number;
+            /**
+             * Format: int64
+             * @description Cents credited to the inviter's wallet, and to the friend's, once the friend's first
+             *     payment succeeds.
+             */
+            referrer_reward: number;
+            /**
+             * Format: int64
+             * @description Friends whose first payment earned the reward.
+             */
+            rewarded: number;
+            /**
+             * Format: int64
+             * @description Friends who signed up with the code.
+             */
+            signed_up: number;
             /** @description `individual` by default. */
             type: string;
         };
@@ -7359,6 +7539,54 @@ export interface operations {
             };
         };
     };
+    check_referral_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReferralCode"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferralCheck"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     check_promo_code: {
         parameters: {
             query?: never;
@@ -7427,6 +7655,201 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_invitations: {
+        parameters: {
+            query?: {
+                /** @description `newest` (the default), `oldest`, `name` or `status`. */
+                sorting?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitations"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resend_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `individual` */
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewInvitation"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

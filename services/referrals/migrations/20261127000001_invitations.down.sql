@@ -1,0 +1,3 @@
+DROP TABLE referrals;
+DROP TABLE invitations;
+DROP TABLE referral_directory;
