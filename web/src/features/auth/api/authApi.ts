@@ -32,7 +32,7 @@ export const authApi = api.injectEndpoints({
      * With `organization_name` the account is an organization's and its owner; with
      * `referral_code` (a checked referral link's) the friend who invited the user is credited.
      */
-    createAccount: build.mutation<TokenPair, CreateAccountRequest & { referral_code?: string }>({
+    createAccount: build.mutation<TokenPair, CreateAccountRequest>({
       query: (body) => ({ url: 'accounts/create/', method: 'POST', body }),
     }),
     login: build.mutation<TokenPair, LoginRequest>({

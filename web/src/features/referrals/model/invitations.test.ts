@@ -1,7 +1,7 @@
 // An invitation row: who it went to, and when Resend is offered and allowed.
 import { describe, expect, it } from 'vitest';
 import type { Invitation } from '../api/types';
-import { invitee, isSorting, nextUnblock, offersResend, resendBlockedUntil } from './invitations';
+import { channelLabel, invitee, isSorting, nextUnblock, offersResend, resendBlockedUntil, sentAt, statusLabel } from './invitations';
 
 const NOW = Date.parse('2026-11-27T06:00:00Z');
 
@@ -51,5 +51,21 @@ describe('invitations', () => {
     expect(['newest', 'oldest', 'name', 'status'].every(isSorting)).toBe(true);
     expect(isSorting('size')).toBe(false);
     expect(isSorting(null)).toBe(false);
+  });
+
+  it('words the channel and status, and shows a value it does not know as the server names it', () => {
+    expect([channelLabel('email'), channelLabel('sms'), channelLabel('whatsapp')]).toEqual(['E-mail', 'SMS', 'whatsapp']);
+    expect([statusLabel('invited'), statusLabel('signed_up'), statusLabel('rewarded'), statusLabel('on_hold')]).toEqual([
+      'Invited',
+      'Signed up',
+      'Rewarded',
+      'on hold',
+    ]);
+  });
+
+  it('dates a row by its last sending, else its creation (the document makes both optional)', () => {
+    expect(sentAt(invitation({ lastSentAt: '2026-11-21T10:00:00Z' }))).toBe('2026-11-21T10:00:00Z');
+    expect(sentAt(invitation({ lastSentAt: null }))).toBe('2026-11-20T10:00:00Z');
+    expect(sentAt(invitation({ lastSentAt: undefined, createdAt: null }))).toBeNull();
   });
 });

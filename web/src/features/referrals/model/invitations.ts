@@ -21,13 +21,30 @@ export function isSorting(value: string | null): value is InvitationSorting {
   return SORTINGS.some((s) => s.value === value);
 }
 
-export const CHANNEL_LABEL: Record<InvitationChannel, string> = { email: 'E-mail', sms: 'SMS' };
+const CHANNEL_LABEL: Record<InvitationChannel, string> = { email: 'E-mail', sms: 'SMS' };
 
-export const STATUS_LABEL: Record<InvitationStatus, string> = {
+const STATUS_LABEL: Record<InvitationStatus, string> = {
   invited: 'Invited',
   signed_up: 'Signed up',
   rewarded: 'Rewarded',
 };
+
+const known = <K extends string>(labels: Record<K, string>, value: string): value is K => Object.hasOwn(labels, value);
+
+/** 'E-mail' or 'SMS'; a channel this app does not know yet is shown as the server names it. */
+export function channelLabel(channel: string): string {
+  return known(CHANNEL_LABEL, channel) ? CHANNEL_LABEL[channel] : channel;
+}
+
+/** 'Invited', 'Signed up' or 'Rewarded'; an unknown status as the server names it. */
+export function statusLabel(status: string): string {
+  return known(STATUS_LABEL, status) ? STATUS_LABEL[status] : status.replace(/_/g, ' ');
+}
+
+/** When the invitation was last sent (or made, for a server that gives only that), if known. */
+export function sentAt(invitation: Pick<Invitation, 'lastSentAt' | 'createdAt'>): string | null {
+  return invitation.lastSentAt ?? invitation.createdAt ?? null;
+}
 
 /** The name the friend was invited under, else the address or number it went to. */
 export function invitee(invitation: Pick<Invitation, 'name' | 'sentTo'>): string {

@@ -15,7 +15,7 @@ import { useDeleteInvitationMutation, useInvitationsQuery, useResendInvitationMu
 import type { Invitation, InvitationSorting } from '../api/types';
 import { LoadError, Loading } from '../components/LoadState';
 import {
-  CHANNEL_LABEL,
+  channelLabel,
   DEFAULT_SORTING,
   INVITATION_LIMIT,
   INVITATIONS_POLL_MS,
@@ -24,8 +24,9 @@ import {
   nextUnblock,
   offersResend,
   resendBlockedUntil,
+  sentAt,
   SORTINGS,
-  STATUS_LABEL,
+  statusLabel,
 } from '../model/invitations';
 import '../referrals.css';
 
@@ -114,17 +115,20 @@ export function ReferralCodePage() {
           {invitations.map((invitation) => {
             const who = invitee(invitation);
             const blockedUntil = resendBlockedUntil(invitation, now);
+            const sent = sentAt(invitation);
             return (
               <li key={invitation.id} className="referrals-row" aria-label={who}>
                 <p className="referrals-row__who">{who}</p>
                 {who !== invitation.sentTo && <p className="referrals-row__address">{invitation.sentTo}</p>}
                 <p className="referrals-row__meta">
-                  <span>{CHANNEL_LABEL[invitation.channel]}</span>
-                  <span className={`referrals-status referrals-status--${invitation.status}`}>{STATUS_LABEL[invitation.status]}</span>
-                  <span>
-                    Sent {formatDate(invitation.lastSentAt)}
-                    {invitation.sends > 1 ? ` (${invitation.sends} times)` : ''}
-                  </span>
+                  <span>{channelLabel(invitation.channel)}</span>
+                  <span className={`referrals-status referrals-status--${invitation.status}`}>{statusLabel(invitation.status)}</span>
+                  {sent && (
+                    <span>
+                      Sent {formatDate(sent)}
+                      {invitation.sends > 1 ? ` (${invitation.sends} times)` : ''}
+                    </span>
+                  )}
                 </p>
                 {offersResend(invitation) && blockedUntil && (
                   <p className="referrals-row__wait">Can be sent again from {formatDateTime(blockedUntil)}</p>
