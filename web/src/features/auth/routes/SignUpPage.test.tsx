@@ -271,6 +271,12 @@ describe('sign up through a referral link', () => {
     expect(bodyOf(calls, 'POST accounts/create/')).not.toHaveProperty('referral_code');
   }, 20000);
 
+  it('says a friend invited the visitor when the inviter gave no first name', async () => {
+    serve({ 'POST shareable-codes/check/': { valid: true, first_name: '' } });
+    open(LINK as '/sign-up');
+    expect(await screen.findByText('Invited by a friend')).toBeInTheDocument();
+  });
+
   it('checks nothing without referred=true', async () => {
     const calls = serve(checkRoute(true));
     open('/sign-up?code=AB2CD3EF' as '/sign-up');

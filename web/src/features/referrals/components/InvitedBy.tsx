@@ -25,7 +25,8 @@ export const INVALID_REFERRAL = 'This invitation link is not valid. You can stil
 export function InvitedBy({ check }: { check: ReferralCheckState }) {
   switch (check.kind) {
     case 'valid':
-      return <InfoBanner title={check.firstName ? `Invited by ${check.firstName}` : 'You were invited by a friend'} />;
+      // The server knows a first name only when the inviter gave one on signing up.
+      return <InfoBanner title={`Invited by ${check.firstName.trim() || 'a friend'}`} />;
     case 'invalid':
       return <InfoBanner type="attention" title={INVALID_REFERRAL} />;
     default:
