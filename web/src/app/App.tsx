@@ -13,6 +13,7 @@ import { IdleSession } from '../lib/session/idleSession';
 import { UploadQueueProvider } from '../lib/upload/uploadQueueContext';
 import { Guard } from './Guard';
 import {
+  AboutReferProgramPage,
   AccountInfoPage,
   AddPaymentMethodPage,
   AuthSharedFolderPage,
@@ -63,6 +64,9 @@ import {
   PricingModelsPage,
   ProofMetadataPage,
   RecoveryPage,
+  ReferAFriendPage,
+  ReferByTypePage,
+  ReferralCodePage,
   RentalCapturePage,
   RentalStartPage,
   SettingsPage,
@@ -195,6 +199,11 @@ const router = createBrowserRouter(
       <Route path="/deleting-of-evidentia-account" element={<DeletingAccountPage />} />
       <Route path="/deleting-my-account-reasons" element={<DeleteReasonsPage />} />
       <Route path="/deleting-my-account-confirm" element={<DeleteConfirmPage />} />
+      {/* referral routes (signed in; /sign-up?referred=true&code= is the sign-up screen's): /refer-a-friend, /about-refer-program, /referral-code, /refer/:type (sms or email) */}
+      <Route path="/refer-a-friend" element={<ReferAFriendPage />} />
+      <Route path="/about-refer-program" element={<AboutReferProgramPage />} />
+      <Route path="/referral-code" element={<ReferralCodePage />} />
+      <Route path="/refer/:type" element={<ReferByTypePage />} />
       {/* sharing routes: /share-files, /type-of-copy, /who-you-want-to-share, /share-success, /get-access-email, /get-access-confirm, /auth-shared-folder, /unauth-shared-folder, /verify */}
       <Route path="/share-files/:folderId" element={<ShareFilesPage />} />
       <Route path="/type-of-copy/:folderId" element={<TypeOfCopyPage />} />

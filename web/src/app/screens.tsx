@@ -125,3 +125,9 @@ export const UnauthSharedFolderPage = screen(() => import('../features/sharing/r
 export const FuturegramViewPage = screen(() => import('../features/sharing/routes/SharedFolderPage').then((m) => m.FuturegramViewPage));
 export const ExecutorPage = screen(() => import('../features/sharing/routes/ExecutorPage').then((m) => m.ExecutorPage));
 export const VerifyPage = screen(() => import('../features/sharing/routes/VerifyPage').then((m) => m.VerifyPage));
+
+// referrals
+export const ReferAFriendPage = screen(() => import('../features/referrals/routes/ReferAFriendPage').then((m) => m.ReferAFriendPage));
+export const AboutReferProgramPage = screen(() => import('../features/referrals/routes/AboutReferProgramPage').then((m) => m.AboutReferProgramPage));
+export const ReferralCodePage = screen(() => import('../features/referrals/routes/ReferralCodePage').then((m) => m.ReferralCodePage));
+export const ReferByTypePage = screen(() => import('../features/referrals/routes/ReferByTypePage').then((m) => m.ReferByTypePage));

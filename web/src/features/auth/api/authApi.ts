@@ -28,7 +28,10 @@ export const authApi = api.injectEndpoints({
         body: { email, code, purpose: 'sign_up' },
       }),
     }),
-    /** With `organization_name` the account is an organization's and its owner. */
+    /**
+     * With `organization_name` the account is an organization's and its owner; with
+     * `referral_code` (a checked referral link's) the friend who invited the user is credited.
+     */
     createAccount: build.mutation<TokenPair, CreateAccountRequest>({
       query: (body) => ({ url: 'accounts/create/', method: 'POST', body }),
     }),

@@ -1,12 +1,13 @@
 // Sign up as an individual and as an organization: the organization name's rule messages, the
 // calls in order (availability, code, verify, create) with and without organization_name, taken
 // values and server field errors under their fields, the code step's errors and Back, the links
-// between the two kinds, and a 5xx left to the generic message.
+// between the two kinds, a 5xx left to the generic message, and the referral link.
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answer, makeTestStore, renderAt, serve, type ApiCall } from '../../../testing';
 import { SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { INVALID_REFERRAL } from '../../referrals';
 import { NEW_CODE_SENT } from '../components/EmailCodeStep';
 import { SignUpPage } from './SignUpPage';
 
@@ -236,5 +237,68 @@ describe('sign up as an organization', () => {
     await userEvent.setup().click(screen.getByRole('link', { name: 'Sign Up as an Individual' }));
     expect(router.state.location.pathname).toBe('/sign-up');
     expect(screen.queryByLabelText('Organization name')).toBeNull();
+  });
+});
+
+// Spec §2: sign up with query referred=true (a referral link) shows who invited the visitor, is
+// shown even to a signed-in user, who is then logged out, and credits the friend.
+describe('sign up through a referral link', () => {
+  const LINK = '/sign-up?referred=true&code=AB2CD3EF';
+  const checkRoute = (valid: boolean) => ({
+    'POST shareable-codes/check/': (call: ApiCall) =>
+      (call.body as { code: string }).code === 'AB2CD3EF' && valid ? { valid: true, first_name: 'Ann' } : { valid: false, first_name: '' },
+  });
+
+  it('shows who invited the visitor and sends the code with the new account', async () => {
+    const calls = serve({ ...signUpRoutes(), ...checkRoute(true) });
+    const { router } = open(LINK as '/sign-up');
+    expect(await screen.findByText('Invited by Ann')).toBeInTheDocument();
+    expect(bodyOf(calls, 'POST shareable-codes/check/')).toEqual({ code: 'AB2CD3EF' });
+    await fillDetails({ ...ANN, username: 'bob', email: 'bob@example.com' });
+    await enterCode('123456');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/walkthrough'));
+    expect(bodyOf(calls, 'POST accounts/create/')).toMatchObject({ username: 'bob', referral_code: 'AB2CD3EF' });
+  }, 20000);
+
+  it('says an unknown code is not valid and signs up without it', async () => {
+    const calls = serve({ ...signUpRoutes(), ...checkRoute(false) });
+    const { router } = open(LINK as '/sign-up');
+    expect(await screen.findByText(INVALID_REFERRAL)).toBeInTheDocument();
+    expect(screen.queryByText(/Invited by/)).toBeNull();
+    await fillDetails(ANN);
+    await enterCode('123456');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/walkthrough'));
+    expect(bodyOf(calls, 'POST accounts/create/')).not.toHaveProperty('referral_code');
+  }, 20000);
+
+  it('says a friend invited the visitor when the inviter gave no first name', async () => {
+    serve({ 'POST shareable-codes/check/': { valid: true, first_name: '' } });
+    open(LINK as '/sign-up');
+    expect(await screen.findByText('Invited by a friend')).toBeInTheDocument();
+  });
+
+  it('checks nothing without referred=true', async () => {
+    const calls = serve(checkRoute(true));
+    open('/sign-up?code=AB2CD3EF' as '/sign-up');
+    await screen.findByRole('heading', { level: 1, name: 'Sign Up' });
+    expect(calls.map((c) => c.path)).not.toContain('shareable-codes/check/');
+  });
+
+  it('logs a signed-in user out and shows the sign-up with the invitation', async () => {
+    serve({ ...checkRoute(true), 'POST accounts/logout/': {} });
+    const store = makeTestStore({ signedIn: true });
+    const { router } = renderAt(
+      store,
+      [
+        { path: '/sign-up', element: <SignUpPage /> },
+        { path: '/dashboard/home', element: <p>Home screen</p> },
+      ],
+      LINK,
+      { guarded: true },
+    );
+    expect(await screen.findByText('Invited by Ann')).toBeInTheDocument();
+    await waitFor(() => expect(store.getState().loginInfo.accessToken).toBeFalsy());
+    expect(router.state.location.pathname).toBe('/sign-up');
+    expect(screen.queryByText('Home screen')).toBeNull();
   });
 });

@@ -2,12 +2,15 @@
 //! also asks the organization's name and makes the account its owner): details, then the 6-digit
 //! code sent by e-mail, then the account is created and the new user is led through the
 //! walkthrough and the payment details setup to Home (spec §2, §5; docs/decisions.md "Sign-up
-//! order", "After sign-up").
+//! order", "After sign-up"). An individual arriving by a referral link
+//! (`?referred=true&code=...`, spec §2) sees who invited them, and a valid code goes with the new
+//! account.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch } from '../../../lib/store/hooks';
+import { InvitedBy, referralCodeOf, useReferralCheck } from '../../referrals';
 import { PhoneInput } from '../../../components/PhoneInput';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
@@ -32,6 +35,9 @@ export function SignUpPage({ kind = 'individual' }: { kind?: SignUpKind }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const organization = kind === 'organization';
+  const [search] = useSearchParams();
+  // Referrals are between individuals: an organization's sign-up carries none.
+  const referral = useReferralCheck(organization ? null : referralCodeOf(search));
   const [step, setStep] = useState<'details' | 'code'>('details');
   // The checked values (trimmed by the rules) that the code step creates the account with.
   const [submitted, setSubmitted] = useState<SignUpFormValues | null>(null);
@@ -69,6 +75,8 @@ export function SignUpPage({ kind = 'individual' }: { kind?: SignUpKind }) {
       phone_number: { country_code: values.countryCode, national_number: values.phoneNumber },
       verification_token: verificationToken,
       ...(organization ? { organization_name: values.organizationName } : {}),
+      // Only a code the check found valid: an unknown one would only fail the sign-up.
+      ...(referral.kind === 'valid' ? { referral_code: referral.code } : {}),
     });
     if ('error' in created) {
       setStep('details');
@@ -93,6 +101,7 @@ export function SignUpPage({ kind = 'individual' }: { kind?: SignUpKind }) {
           sit in the page's own column. */}
       <div hidden={step !== 'details'} style={step === 'details' ? { display: 'contents' } : undefined}>
         <h1>{organization ? 'Sign Up as an Organization' : 'Sign Up'}</h1>
+        <InvitedBy check={referral} />
         <form onSubmit={(e) => void submitDetails(e)} noValidate>
           {organization && (
             <TextField

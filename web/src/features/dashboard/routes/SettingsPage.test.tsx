@@ -1,7 +1,7 @@
 // Settings lists the account screens, the organization's screens for an organization
 // account only, the payments entries: payment methods, the wallet (its screen shows the
-// intro while there is none), pricing models and the cost estimator; the information pages; and
-// deleting the account.
+// intro while there is none), pricing models and the cost estimator; refer a friend; the
+// information pages; and deleting the account.
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeTestStore, renderAt, serve } from '../../../testing';
@@ -38,6 +38,7 @@ describe('settings', () => {
       ['Pricing Models', '/pricing-models'],
       ['Cost Estimator', '/cost-estimator-tool'],
     ]);
+    expect(linksOf('Invite friends')).toEqual([['Refer a Friend', '/refer-a-friend']]);
     expect(linksOf('Help and legal')).toEqual([
       ['Legal', '/legal'],
       ['FAQ', '/faq'],

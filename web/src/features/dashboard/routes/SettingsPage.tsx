@@ -1,8 +1,8 @@
 //! Settings: the account screens (account info, address, password, date and time, events history),
 //! the organization's screens for an organization account, the payments entries (payment methods,
 //! the CreditCard Wallet — its screen shows the intro while there is no wallet —, pricing models,
-//! the cost estimator), the information pages (legal, FAQ, tech support, contact us), deleting the
-//! account, and log out.
+//! the cost estimator), refer a friend, the information pages (legal, FAQ, tech support, contact
+//! us), deleting the account, and log out.
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
@@ -39,6 +39,9 @@ export const PAYMENT_LINKS = [
   { to: '/pricing-models', label: 'Pricing Models' },
   { to: '/cost-estimator-tool', label: 'Cost Estimator' },
 ];
+
+/** Inviting friends for a wallet reward (spec §2 "Referral" routes). */
+export const REFERRAL_LINKS = [{ to: '/refer-a-friend', label: 'Refer a Friend' }];
 
 /** The information pages. */
 export const INFO_LINKS = [
@@ -95,6 +98,7 @@ export function SettingsPage() {
       <LinkList label="Account" links={ACCOUNT_LINKS} />
       {organization && <LinkList label="Organization" links={ORGANIZATION_LINKS} />}
       <LinkList label="Payments" links={PAYMENT_LINKS} />
+      <LinkList label="Invite friends" links={REFERRAL_LINKS} />
       <LinkList label="Help and legal" links={INFO_LINKS} />
       <LinkList label="Security" links={SECURITY_LINKS} />
       <PrimaryButton variant="red" onClick={() => setConfirming(true)} loading={ending.isLoading}>
