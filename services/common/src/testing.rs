@@ -593,3 +593,145 @@ pub fn count_mail(to: &str, needle: &str) -> usize {
         })
         .unwrap_or(0)
 }
+
+// --- organizations at accounts, for the services that ask accounts who belongs to one ---
+
+/// A person's values no other test uses (Redis and the mail sink are shared).
+fn new_person() -> (String, String, evidentia_proto::accounts::v1::PhoneNumber) {
+    let id = uuid::Uuid::new_v4();
+    let tag = &id.simple().to_string()[..12];
+    (
+        format!("u{tag}"),
+        format!("t{tag}@example.com"),
+        evidentia_proto::accounts::v1::PhoneNumber {
+            country_code: "+1".to_owned(),
+            national_number: format!("{:010}", id.as_u128() % 10_000_000_000),
+        },
+    )
+}
+
+/// The user an access token of accounts' (signed with `jwt_secret`) names.
+fn user_of(jwt_secret: &SecretString, access: &str) -> uuid::Uuid {
+    crate::auth::verify_access(jwt_secret, access)
+        .unwrap_or_else(|| panic!("a valid access token: {access}"))
+        .user_id
+}
+
+/// The accounts service spawned beside a service that asks it who belongs to which organization
+/// (the test crate starts it: this crate cannot name accounts), and the secret its tokens are
+/// signed with.
+pub struct Accounts {
+    pub service: Spawned,
+    pub jwt_secret: SecretString,
+}
+
+impl Accounts {
+    /// Accounts' address, for another service's `accounts_url`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.service.addr)
+    }
+
+    /// The owner of a new organization called `name`.
+    pub async fn organization(&self, name: &str) -> uuid::Uuid {
+        sign_up_at_accounts(&self.service.channel, &self.jwt_secret, name).await
+    }
+
+    /// A new user of no organization.
+    pub async fn individual(&self) -> uuid::Uuid {
+        sign_up_at_accounts(&self.service.channel, &self.jwt_secret, "").await
+    }
+
+    /// A new participant of `owner`'s organization as `role`, invited and joined.
+    pub async fn join(&self, owner: uuid::Uuid, role: &str) -> uuid::Uuid {
+        join_at_accounts(&self.service.channel, &self.jwt_secret, owner, role).await
+    }
+}
+
+/// Signs a new person up at accounts (`channel`) by a code mailed to a fresh address: the owner of
+/// a new organization called `organization`, or an individual when it is empty. Answers their id.
+async fn sign_up_at_accounts(
+    channel: &tonic::transport::Channel,
+    jwt_secret: &SecretString,
+    organization: &str,
+) -> uuid::Uuid {
+    use evidentia_proto::accounts::v1::{
+        self as pb, accounts_service_client::AccountsServiceClient,
+    };
+    let mut client = AccountsServiceClient::new(channel.clone());
+    let (username, email, phone) = new_person();
+    client
+        .send_confirmation_code(pb::SendConfirmationCodeRequest {
+            email: email.clone(),
+            purpose: pb::CodePurpose::SignUp.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_or_else(|e| panic!("a code sent to {email}: {e:?}"));
+    let code = code_in(&read_message(&email, "confirmation code is ", &[]).await);
+    let verification_token = client
+        .verify_confirmation_code(pb::VerifyConfirmationCodeRequest {
+            email: email.clone(),
+            code,
+            purpose: pb::CodePurpose::SignUp.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_or_else(|e| panic!("the code verified: {e:?}"))
+        .into_inner()
+        .verification_token;
+    let tokens = client
+        .create_account(pb::CreateAccountRequest {
+            username,
+            email,
+            phone_number: Some(phone),
+            password: "Secret#123".to_owned(),
+            verification_token,
+            organization_name: organization.to_owned(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_or_else(|e| panic!("an account created: {e:?}"))
+        .into_inner();
+    user_of(jwt_secret, &tokens.access)
+}
+
+/// Invites a fresh address into the organization of `owner` (its owner or an admin) as `role`, and
+/// joins with the code from the mail, as the invited person would. Answers the participant's id.
+async fn join_at_accounts(
+    channel: &tonic::transport::Channel,
+    jwt_secret: &SecretString,
+    owner: uuid::Uuid,
+    role: &str,
+) -> uuid::Uuid {
+    use evidentia_proto::accounts::v1::{
+        self as pb, accounts_service_client::AccountsServiceClient,
+    };
+    let mut client = AccountsServiceClient::new(channel.clone());
+    let (username, email, phone) = new_person();
+    let inviter = crate::grpc::Caller {
+        user_id: Some(owner),
+        ..crate::grpc::Caller::default()
+    };
+    client
+        .invite_participant(inviter.request(pb::InviteParticipantRequest {
+            email: Some(email.clone()),
+            phone_number: None,
+            role: role.to_owned(),
+        }))
+        .await
+        .unwrap_or_else(|e| panic!("{email} invited: {e:?}"));
+    let (code, _) = token_after(&email, "/join-organization/", &[]).await;
+    let tokens = client
+        .join_organization(pb::JoinOrganizationRequest {
+            code,
+            username,
+            email,
+            phone_number: Some(phone),
+            password: "Secret#123".to_owned(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_or_else(|e| panic!("joined the organization: {e:?}"))
+        .into_inner();
+    user_of(jwt_secret, &tokens.access)
+}

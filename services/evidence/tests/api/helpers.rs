@@ -38,9 +38,14 @@ impl TestApp {
 
     /// A new user of the service (the gateway would send their id with every call).
     pub fn user(&self) -> User {
+        self.as_user(Uuid::now_v7())
+    }
+
+    /// The user `id` (one accounts knows, for organization folders).
+    pub fn as_user(&self, id: Uuid) -> User {
         User {
             caller: Caller {
-                user_id: Some(Uuid::now_v7()),
+                user_id: Some(id),
                 ..Caller::default()
             },
             client: EvidenceServiceClient::new(self.service.channel.clone()),
@@ -59,12 +64,29 @@ impl TestApp {
     }
 }
 
+/// Accounts, spawned beside evidence when a test needs organizations: evidence asks it who
+/// belongs to which organization, in which role.
+pub async fn spawn_accounts() -> testing::Accounts {
+    let mut config = accounts::config::Config::from_env().expect("config");
+    config.service = test_config("accounts").await;
+    // The ceiling on all messages is shared by every test run on this Redis.
+    config.limits.code_sends_total = u32::MAX;
+    testing::Accounts {
+        jwt_secret: config.sessions.jwt_secret.clone(),
+        service: Spawned::start::<accounts::AccountsService>(config).await,
+    }
+}
+
 pub struct User {
     caller: Caller,
     client: EvidenceServiceClient<Channel>,
 }
 
 impl User {
+    pub fn id(&self) -> Uuid {
+        self.caller.user_id.expect("a user")
+    }
+
     /// The service's client (calls carry no user unless made with [`User::req`]).
     pub fn client(&self) -> EvidenceServiceClient<Channel> {
         self.client.clone()

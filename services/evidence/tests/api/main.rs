@@ -10,5 +10,6 @@
 mod files;
 mod folders;
 mod helpers;
+mod organizations;
 mod storage_dates;
 mod uploads;

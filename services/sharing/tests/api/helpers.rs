@@ -30,11 +30,34 @@ pub struct TestApp {
     replicas: Vec<Spawned>,
     pub evidence: Spawned,
     pub payments: Spawned,
+    /// Only for organization folders ([`TestApp::spawn_with_accounts`]).
+    pub accounts: Option<testing::Accounts>,
     config: Config,
 }
 
 impl TestApp {
     pub async fn spawn() -> Self {
+        Self::start(None, |_| {}).await
+    }
+
+    /// Spawns accounts too, for organization folders (evidence asks it who belongs to which
+    /// organization), and evidence with its configuration adjusted by `adjust`.
+    pub async fn spawn_with_accounts(adjust: impl FnOnce(&mut evidence::config::Config)) -> Self {
+        let mut config = accounts::config::Config::from_env().unwrap();
+        config.service = test_config("accounts").await;
+        // The ceiling on all messages is shared by every test run on this Redis.
+        config.limits.code_sends_total = u32::MAX;
+        let accounts = testing::Accounts {
+            jwt_secret: config.sessions.jwt_secret.clone(),
+            service: Spawned::start::<accounts::AccountsService>(config).await,
+        };
+        Self::start(Some(accounts), adjust).await
+    }
+
+    async fn start(
+        accounts: Option<testing::Accounts>,
+        adjust: impl FnOnce(&mut evidence::config::Config),
+    ) -> Self {
         // Each service has an exchange of its own: an event published to sharing is bound to
         // reach sharing's queues, not only another service's.
         let mut payments_config = payments::config::Config::from_env().unwrap();
@@ -43,12 +66,21 @@ impl TestApp {
 
         let mut evidence_config = evidence::config::Config::from_env().unwrap();
         evidence_config.service = test_config("evidence").await;
-        // Organization membership is asked of accounts, which these tests do not run.
-        evidence_config.accounts_url = "http://127.0.0.1:9".to_owned();
+        // Organization membership is asked of accounts, which most of these tests do not run.
+        evidence_config.accounts_url = accounts
+            .as_ref()
+            .map_or_else(|| "http://127.0.0.1:9".to_owned(), testing::Accounts::url);
+        adjust(&mut evidence_config);
+        let evidence_exchange = evidence_config.service.amqp.clone();
         let evidence = Spawned::start::<evidence::EvidenceService>(evidence_config).await;
 
         let mut config = Config::from_env().unwrap();
         config.service = test_config("sharing").await;
+        if accounts.is_some() {
+            // A contribution's receipt and custody follow evidence's ItemVerified: sharing hears
+            // evidence's events as it does when deployed.
+            config.service.amqp = evidence_exchange;
+        }
         config.evidence_url = endpoint(&evidence);
         config.payments_url = endpoint(&payments);
         config.sms = evidentia_common::sms::SmsConfig::Files {
@@ -70,6 +102,7 @@ impl TestApp {
             replicas: Vec::new(),
             evidence,
             payments,
+            accounts,
             config,
         }
     }
@@ -130,9 +163,18 @@ impl TestApp {
         self.spawned().wait_processed(id).await;
     }
 
+    /// Accounts, for a test spawned with it.
+    pub fn accounts(&self) -> &testing::Accounts {
+        self.accounts.as_ref().expect("spawned with accounts")
+    }
+
     /// A new user, announced by accounts as signed up without a name.
     pub async fn sign_up(&self) -> User {
-        let id = Uuid::now_v7();
+        self.announce(Uuid::now_v7()).await
+    }
+
+    /// The user `id` (a new one, or one accounts made), announced as signed up without a name.
+    pub async fn announce(&self, id: Uuid) -> User {
         let simple = id.simple().to_string();
         let user = User {
             id,

@@ -10,6 +10,7 @@
 )]
 
 mod chats;
+mod contributions;
 mod futuregrams;
 mod helpers;
 mod shares;
