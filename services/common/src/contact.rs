@@ -113,4 +113,9 @@ impl PhoneNumber {
             national_number: national_number.to_owned(),
         })
     }
+
+    /// The number as messages are sent to it and as it is compared: E.164, '+15550100123'.
+    pub fn e164(&self) -> String {
+        format!("{}{}", self.country_code, self.national_number)
+    }
 }

@@ -70,11 +70,11 @@ impl Invitee {
     }
 
     /// The address as stored and compared: a lower-case e-mail address, or the phone number in
-    /// international form without spaces (as [`phone_key`] makes it).
+    /// E.164.
     pub fn address(&self) -> String {
         match self {
             Self::Email(email) => email.as_str().to_owned(),
-            Self::Phone(phone) => phone_key(&phone.country_code, &phone.national_number),
+            Self::Phone(phone) => phone.e164(),
         }
     }
 
@@ -87,8 +87,8 @@ impl Invitee {
     }
 }
 
-/// A phone number as one comparable string: '+1' and '5550100123' are '+15550100123'; no
-/// number at all is ''.
+/// An account's phone number from an event, as [`PhoneNumber::e164`] writes it; no number at all
+/// is ''.
 pub fn phone_key(country_code: &str, national_number: &str) -> String {
     if national_number.trim().is_empty() {
         String::new()

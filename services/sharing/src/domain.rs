@@ -55,7 +55,7 @@ impl Recipient {
     pub fn address(&self) -> String {
         match self {
             Self::Email(email) => email.as_str().to_owned(),
-            Self::Phone(phone) => format!("{}{}", phone.country_code, phone.national_number),
+            Self::Phone(phone) => phone.e164(),
         }
     }
 
@@ -92,9 +92,7 @@ pub struct ExecutorContact {
 
 impl ExecutorContact {
     pub fn phone_e164(&self) -> Option<String> {
-        self.phone
-            .as_ref()
-            .map(|p| format!("{}{}", p.country_code, p.national_number))
+        self.phone.as_ref().map(PhoneNumber::e164)
     }
 }
 

@@ -86,18 +86,26 @@ pub async fn list(
     .await
 }
 
+/// What a resend needs of an invitation: where it goes and how often it went.
+#[derive(Debug, Clone)]
+pub struct Sending {
+    pub channel: String,
+    pub address: String,
+    pub sends: i32,
+    pub last_sent_at: DateTime<Utc>,
+}
+
 /// One of the inviter's invitations, locked for a resend; another user's is `None`.
 #[tracing::instrument(skip_all, fields(invitation.id = %id))]
 pub async fn lock_owned(
     conn: &mut PgConnection,
     referrer_id: Uuid,
     id: Uuid,
-) -> sqlx::Result<Option<InvitationRow>> {
+) -> sqlx::Result<Option<Sending>> {
     sqlx::query_as!(
-        InvitationRow,
-        r#"SELECT id, channel, address, name, sends, created_at, last_sent_at,
-                  'invited' AS "status!"
-           FROM invitations WHERE id = $1 AND referrer_id = $2 FOR UPDATE"#,
+        Sending,
+        "SELECT channel, address, sends, last_sent_at
+         FROM invitations WHERE id = $1 AND referrer_id = $2 FOR UPDATE",
         id,
         referrer_id
     )
