@@ -94,6 +94,16 @@ impl Event for events::v1::PromoCodeRedeemed {
     const TYPE_NAME: &'static str = "evidentia.events.v1.PromoCodeRedeemed";
 }
 
+impl Event for events::v1::ReferralRecorded {
+    const ROUTING_KEY: &'static str = "referrals.referral_recorded";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.ReferralRecorded";
+}
+
+impl Event for events::v1::ReferralRewardSettled {
+    const ROUTING_KEY: &'static str = "payments.referral_reward_settled";
+    const TYPE_NAME: &'static str = "evidentia.events.v1.ReferralRewardSettled";
+}
+
 impl Event for events::v1::StorageExtensionRefused {
     const ROUTING_KEY: &'static str = "evidence.storage_extension_refused";
     const TYPE_NAME: &'static str = "evidentia.events.v1.StorageExtensionRefused";

@@ -1,8 +1,9 @@
 // Browser journeys of the referral programme (spec §2 "Referral" routes and the sign-up with
 // referred=true, §7 "Shareable codes"): a user invites a friend by e-mail, the friend opens the
 // link from the mail sink in a fresh browser, sees who invited them and signs up, and the
-// invitation then counts as signed up; an invitation by SMS reaches the SMS sink; a signed-in
-// user who opens a referral link is logged out and sees the sign-up.
+// invitation then counts as signed up; the friend pays at checkout and both wallets show the
+// reward; an invitation by SMS reaches the SMS sink; a signed-in user who opens a referral link
+// is logged out and sees the sign-up.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -15,11 +16,15 @@ import {
   newestMail,
   PASSWORD,
   phone,
+  saveCard,
   skipOnboarding,
   smsFor,
   storedLoginInfo,
   uniqueUser,
 } from './support.mjs';
+
+// The friend's own card: a card of the inviter's would make the sign-up a self-referral.
+const FRIEND_CARD = '5555555555554444';
 
 let browser;
 before(async () => {
@@ -155,6 +160,38 @@ describe('referrals', () => {
     );
     await page.goto('/referral-code');
     await page.getByRole('listitem', { name: 'Bob' }).getByText('Signed up').waitFor();
+  });
+
+  test("the friend's first payment credits both wallets once, shown in their transactions", async () => {
+    const friendPage = friendContext.pages()[0];
+    const card = await saveCard(friendPage, FRIEND_CARD);
+    await api(friendPage, 'POST', 'payments/payment-method/set-default/', { payment_method_id: card.id });
+    const folder = await api(friendPage, 'POST', 'evidence/folders/create/', { name: 'First payment' });
+    const price = await api(friendPage, 'POST', 'payments/storage-price-prolong/calculate/', { folder_id: folder.id, months: 3 });
+    await friendPage.goto(`/extend-storage-date/${folder.id}`);
+    await friendPage.getByRole('button', { name: '3 months' }).click();
+    await friendPage.getByTestId('new-storage-date').filter({ hasNotText: '—' }).waitFor();
+    await friendPage.getByRole('button', { name: 'Continue to Checkout' }).click();
+    await friendPage.waitForURL('**/checkout?**');
+    await friendPage.getByRole('radio', { name: /Credit Card/ }).check();
+    await friendPage.getByRole('button', { name: `Pay $${(price.total / 100).toFixed(2)}` }).click();
+    await friendPage.waitForURL('**/extend-storage-success?**', { timeout: 30000 });
+
+    for (const who of [friendPage, page]) {
+      await eventually(
+        'the referral reward in the wallet',
+        async () => (await api(who, 'GET', 'payments/transactions/')).movements.some((m) => m.kind === 'referral' && m.amount === 500),
+        30000,
+      );
+      await who.goto('/transaction-info');
+      const rewards = who.getByTestId('movement').filter({ hasText: 'Referral reward' });
+      await rewards.getByText('+$5.00').waitFor();
+      assert.equal(await rewards.count(), 1, 'one reward each');
+    }
+    await page.goto('/refer-a-friend');
+    await page.locator('.referrals-counts__item').filter({ hasText: 'Total earned' }).getByText('$5.00').waitFor();
+    await page.goto('/referral-code');
+    await page.getByRole('listitem', { name: 'Bob' }).getByText('Rewarded').waitFor();
   });
 
   test('a signed-in user who opens a referral link is logged out and sees the sign-up', async () => {

@@ -164,6 +164,10 @@ pub enum EntryKind {
     Purchase,
     Refund,
     Authorisation,
+    /// A referral reward, to the inviter or to the friend.
+    Referral,
+    /// What is taken back of a referral reward when the first payment was refunded.
+    ReferralReversal,
 }
 
 impl EntryKind {
@@ -175,6 +179,8 @@ impl EntryKind {
             Self::Purchase => "purchase",
             Self::Refund => "refund",
             Self::Authorisation => "authorisation",
+            Self::Referral => "referral",
+            Self::ReferralReversal => "referral_reversal",
         }
     }
 }
@@ -301,6 +307,8 @@ fn movement_kind(entry: &str, purpose: Option<&str>) -> &'static str {
         (_, Some("card_purchase")) | ("purchase", _) => "purchase",
         ("promo", _) => "promo",
         ("refund", _) => "refund",
+        ("referral", _) => "referral",
+        ("referral_reversal", _) => "referral_reversal",
         _ => "top_up",
     }
 }
@@ -363,6 +371,8 @@ mod tests {
         assert_eq!(kind("promo", None), "promo");
         assert_eq!(kind("purchase", None), "purchase");
         assert_eq!(kind("refund", None), "refund");
+        assert_eq!(kind("referral", None), "referral");
+        assert_eq!(kind("referral_reversal", None), "referral_reversal");
         assert_eq!(kind("", Some("card_purchase")), "purchase");
     }
 

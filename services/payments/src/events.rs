@@ -1,6 +1,7 @@
 //! Events payments reacts to: a new account gets its Stripe customer; a redeemed promo code
-//! credits the wallet; a paid extension evidence could not apply is refunded to the wallet; a
-//! purged account's payment data is deleted. Each handler runs in the transaction that records the
+//! credits the wallet; a referral's reward is recorded (and decided when the friend already paid);
+//! a paid extension evidence could not apply is refunded to the wallet; a purged account's payment
+//! data is deleted. Each handler runs in the transaction that records the
 //! event as processed.
 
 use std::sync::Arc;
@@ -8,13 +9,14 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use evidentia_common::consumer::{EventMeta, Handler};
 use evidentia_proto::events::v1::{
-    AccountCreated, AccountPurged, PromoCodeRedeemed, StorageExtensionRefused,
+    AccountCreated, AccountPurged, PromoCodeRedeemed, ReferralRecorded, StorageExtensionRefused,
 };
 use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
-    app::{customers, wallet},
+    app::{customers, rewards, wallet},
+    pricing::Pricing,
     store::{self, idempotency_keys, payment_methods},
     stripe::Stripe,
 };
@@ -69,6 +71,26 @@ impl Handler<PromoCodeRedeemed> for CreditPromoCode {
     }
 }
 
+/// A friend signed up with an inviter's code: their reward waits for their first payment.
+pub struct RecordReferral {
+    pub pricing: Pricing,
+}
+
+#[async_trait]
+impl Handler<ReferralRecorded> for RecordReferral {
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: ReferralRecorded,
+        _meta: &EventMeta,
+    ) -> anyhow::Result<()> {
+        let referred = Uuid::parse_str(&event.referred_id)?;
+        let referrer = Uuid::parse_str(&event.referrer_id)?;
+        rewards::record(conn, &self.pricing, referred, referrer).await?;
+        Ok(())
+    }
+}
+
 /// A paid storage extension evidence could not apply (the folder went away after the price was
 /// taken) is refunded to the wallet in full, once per purchase.
 pub struct RefundRefusedExtension;
@@ -97,7 +119,8 @@ impl Handler<StorageExtensionRefused> for RefundRefusedExtension {
 
 /// A deleted account's grace period ended: its cards are detached at Stripe and everything
 /// payments keeps for the user (customer, cards, wallet and its ledger, intents, purchases,
-/// idempotency keys) is deleted. Stripe keeps its own record of the charges it processed.
+/// idempotency keys, their referral reward as a friend) is deleted, and their unpaid rewards as an
+/// inviter lapse. Stripe keeps its own record of the charges it processed.
 /// Nothing is paused at `AccountDeleted`: payments moves money only on the user's own calls,
 /// which a deleted account cannot make.
 pub struct PurgeOnAccountPurged {
@@ -119,6 +142,7 @@ impl Handler<AccountPurged> for PurgeOnAccountPurged {
             }
         }
         idempotency_keys::delete_for_user(conn, user_id).await?;
+        rewards::purge(conn, user_id).await?;
         store::customers::delete(conn, user_id).await?;
         tracing::info!(user.id = %user_id, "purged the user's payment data");
         Ok(())

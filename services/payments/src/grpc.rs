@@ -545,7 +545,7 @@ impl PaymentsRpc for PaymentsApi {
             }
             funded => funded?,
         };
-        let purchase = pay::complete(&mut tx, user_id, &order, &quote, &funded).await?;
+        let purchase = pay::complete(&mut tx, pricing, user_id, &order, &quote, &funded).await?;
         let answer = pb::PayResponse {
             transaction: Some(transactions::get(&mut tx, user_id, purchase).await?.into()),
             stored_account: Some(wallet::stored_account(&mut tx, user_id).await?.into()),

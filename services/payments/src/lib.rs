@@ -4,6 +4,7 @@
 //! `store` the queries, `domain` and `pricing` the values, `stripe` the one outbound system.
 
 pub mod app;
+pub mod cli;
 pub mod config;
 pub mod domain;
 pub mod error;

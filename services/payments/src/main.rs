@@ -1,4 +1,8 @@
-//! The payments service process.
+//! The payments service process; `payments referral-rewards ...` is the operators' command.
 fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("referral-rewards") {
+        return payments::cli::referral_rewards(&args[2..]);
+    }
     evidentia_common::service::main::<payments::PaymentsService>()
 }

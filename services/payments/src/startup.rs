@@ -7,7 +7,9 @@ use evidentia_common::{
     service::{Infrastructure, Service},
 };
 use evidentia_proto::{
-    events::v1::{AccountCreated, AccountPurged, PromoCodeRedeemed, StorageExtensionRefused},
+    events::v1::{
+        AccountCreated, AccountPurged, PromoCodeRedeemed, ReferralRecorded, StorageExtensionRefused,
+    },
     payments::v1::payments_service_server::PaymentsServiceServer,
 };
 use sqlx::migrate::Migrator;
@@ -16,7 +18,8 @@ use tokio_util::sync::CancellationToken;
 use crate::{
     config::Config,
     events::{
-        CreateCustomerOnSignUp, CreditPromoCode, PurgeOnAccountPurged, RefundRefusedExtension,
+        CreateCustomerOnSignUp, CreditPromoCode, PurgeOnAccountPurged, RecordReferral,
+        RefundRefusedExtension,
     },
     grpc::PaymentsApi,
     state::PaymentsState,
@@ -48,6 +51,12 @@ impl Service for PaymentsService {
                 },
             )
             .on::<PromoCodeRedeemed, _>("credit-promo-code", CreditPromoCode)
+            .on::<ReferralRecorded, _>(
+                "record-referral-reward",
+                RecordReferral {
+                    pricing: config.pricing.clone(),
+                },
+            )
             .on::<StorageExtensionRefused, _>("refund-refused-extension", RefundRefusedExtension)
             .on::<AccountPurged, _>(
                 "purge-account",

@@ -2,7 +2,9 @@
 
 use async_trait::async_trait;
 use evidentia_common::consumer::{EventMeta, Handler};
-use evidentia_proto::events::v1::{AccountCreated, AccountDeleted, AccountPurged};
+use evidentia_proto::events::v1::{
+    AccountCreated, AccountDeleted, AccountPurged, ReferralRewardSettled,
+};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
@@ -20,6 +22,22 @@ impl Handler<AccountCreated> for RecordOnSignUp {
         _meta: &EventMeta,
     ) -> anyhow::Result<()> {
         referral_codes::on_sign_up(conn, &event).await?;
+        Ok(())
+    }
+}
+
+/// `ReferralRewardSettled` (from payments) is what became of a referral's reward.
+pub struct RecordRewardOutcome;
+
+#[async_trait]
+impl Handler<ReferralRewardSettled> for RecordRewardOutcome {
+    async fn handle(
+        &self,
+        conn: &mut PgConnection,
+        event: ReferralRewardSettled,
+        _meta: &EventMeta,
+    ) -> anyhow::Result<()> {
+        referral_codes::on_reward(conn, &event).await?;
         Ok(())
     }
 }

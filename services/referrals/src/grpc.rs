@@ -67,6 +67,7 @@ impl From<Invitation> for pb::Invitation {
             last_sent_at: Some(timestamp(i.last_sent_at)),
             sends: i.sends,
             resend_after: i.resend_after.map(timestamp),
+            sends_left: i.sends_left,
         }
     }
 }

@@ -10,7 +10,7 @@ use evidentia_common::{
     sms,
 };
 use evidentia_proto::{
-    events::v1::{AccountCreated, AccountDeleted, AccountPurged},
+    events::v1::{AccountCreated, AccountDeleted, AccountPurged, ReferralRewardSettled},
     referrals::v1::referrals_service_server::ReferralsServiceServer,
 };
 use sqlx::migrate::Migrator;
@@ -18,7 +18,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::{
     config::Config,
-    events::{ForgetInvitationsOnDeletion, PurgeOnAccountPurged, RecordOnSignUp},
+    events::{
+        ForgetInvitationsOnDeletion, PurgeOnAccountPurged, RecordOnSignUp, RecordRewardOutcome,
+    },
     grpc::ReferralsApi,
     state::ReferralsState,
 };
@@ -44,6 +46,7 @@ impl Service for ReferralsService {
             // The queue keeps its first name: a renamed queue would leave the old one bound to
             // the exchange, filling up in every deployment.
             .on::<AccountCreated, _>("create-referral-code", RecordOnSignUp)
+            .on::<ReferralRewardSettled, _>("record-reward-outcome", RecordRewardOutcome)
             .on::<AccountDeleted, _>("forget-invitations", ForgetInvitationsOnDeletion)
             .on::<AccountPurged, _>("purge-account", PurgeOnAccountPurged);
         infra.consume(consumers);

@@ -598,7 +598,8 @@ pub struct CardSummary {
 pub struct MoneyMovement {
     pub id: String,
     /// `wallet_created`, `top_up`, `auto_top_up`, `transfer` (from the card for a purchase),
-    /// `promo`, `purchase`, `refund` or `authorisation`.
+    /// `promo`, `purchase`, `refund`, `authorisation`, `referral` (a referral reward) or
+    /// `referral_reversal` (a reward taken back when the first payment was refunded).
     pub kind: String,
     /// `completed`, or `declined` (the card refused it; nothing moved).
     pub status: String,

@@ -100,6 +100,8 @@ pub struct Invitation {
     pub sends: i32,
     /// When it can be sent again; null when it can be now.
     pub resend_after: Option<String>,
+    /// How many more times it can be sent (0: no more).
+    pub sends_left: i32,
 }
 
 impl From<referrals::Invitation> for Invitation {
@@ -114,6 +116,7 @@ impl From<referrals::Invitation> for Invitation {
             last_sent_at: rfc3339(i.last_sent_at),
             sends: i.sends,
             resend_after: rfc3339(i.resend_after),
+            sends_left: i.sends_left,
         }
     }
 }

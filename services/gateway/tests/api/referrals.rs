@@ -1,12 +1,13 @@
 //! Referrals through the REST API: the routes' shapes and statuses, the programme's numbers
-//! from payments' pricing, and a friend's sign-up through accounts recorded by referrals.
+//! from payments' pricing, and a friend's sign-up through accounts recorded by referrals, whose
+//! first payment credits both wallets.
 //! Referrals' own behaviour is tested next to it (services/referrals/tests/api).
 
 use evidentia_common::testing;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::support::{Stack, read_message};
+use crate::support::{Stack, folder, read_message, with_default_card};
 
 fn first_error(body: &Value) -> (String, String) {
     let error = &body["errors"][0];
@@ -112,16 +113,54 @@ async fn invitations_answer_their_statuses_and_a_friend_signing_up_with_the_link
     assert_eq!(status, 200);
     assert_eq!(check, json!({ "valid": true, "first_name": "Ann" }));
 
-    stack
+    let carl = stack
         .sign_up_with(json!({ "referral_code": code.to_lowercase() }))
         .await;
-    testing::eventually("the friend counted as signed up", testing::WAIT, || async {
-        let (_, info) = stack
-            .get_auth("shareable-codes/referral-info/", &ann.access)
+    let counts = |want: [i64; 3]| {
+        let stack = &stack;
+        let access = ann.access.clone();
+        async move {
+            testing::eventually("the referral's counts", testing::WAIT, || async {
+                let (_, info) = stack
+                    .get_auth("shareable-codes/referral-info/", &access)
+                    .await;
+                (info["signed_up"] == json!(want[0])
+                    && info["rewarded"] == json!(want[1])
+                    && info["earned"] == json!(want[2]))
+                .then_some(())
+            })
             .await;
-        (info["signed_up"] == json!(1)).then_some(())
-    })
-    .await;
+        }
+    };
+    counts([1, 0, 0]).await;
+
+    // Carl's first payment credits both wallets (payments decides, referrals counts).
+    with_default_card(&stack, &carl, "5555555555554444").await;
+    let folder_id = folder(&stack, &carl.access, "Flat inventory").await;
+    let response = stack
+        .http
+        .post(stack.url("payments/stored-account/pay/"))
+        .bearer_auth(&carl.access)
+        .header("Idempotency-Key", "first")
+        .json(&json!({ "kind": "storage_extension", "folder_id": folder_id, "months": 3, "pay_with": "card" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    counts([1, 1, 500]).await;
+    for user in [&ann, &carl] {
+        let (_, listed) = stack
+            .get_auth("payments/transactions/", &user.access)
+            .await;
+        let rewards: Vec<&Value> = listed["movements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["kind"] == "referral")
+            .collect();
+        assert_eq!(rewards.len(), 1, "{listed}");
+        assert_eq!(rewards[0]["amount"], json!(500));
+    }
     let (status, bad_code) = stack
         .post(
             "accounts/create/",

@@ -11,6 +11,7 @@ pub mod customers;
 pub mod ledger;
 pub mod pay;
 pub mod prices;
+pub mod rewards;
 pub mod transactions;
 pub mod wallet;
 pub mod webhook;

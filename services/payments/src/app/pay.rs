@@ -14,7 +14,7 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
-    app::{charges, ledger},
+    app::{charges, ledger, rewards},
     domain::{EntryKind, Purpose},
     error::PaymentsError,
     pricing::{Breakdown, Pricing, StorageSize},
@@ -210,11 +210,13 @@ pub async fn fund(
 }
 
 /// Step 3, in the caller's transaction: the wallet debit (its balance checked again under the
-/// wallet's lock), the transaction number, the purchase row and, for an extension, the
-/// StorageExtensionPaid event. Answers the purchase's id.
+/// wallet's lock), the transaction number, the purchase row, for an extension the
+/// StorageExtensionPaid event, and a referral reward waiting for this first payment. Answers the
+/// purchase's id.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
 pub async fn complete(
     conn: &mut PgConnection,
+    pricing: &Pricing,
     user_id: Uuid,
     order: &Order,
     quote: &Quote,
@@ -276,5 +278,6 @@ pub async fn complete(
         )
         .await?;
     }
+    rewards::on_purchase(conn, pricing, user_id).await?;
     Ok(quote.purchase_id)
 }

@@ -6,7 +6,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::{
-    app::{cards, charges, customers, ledger},
+    app::{cards, charges, customers, ledger, rewards},
     domain::{EntryKind, PaymentMethodId, Purpose, StoredAccount},
     error::PaymentsError,
     pricing::Pricing,
@@ -265,7 +265,8 @@ pub async fn credit_promo(
 }
 
 /// A paid storage extension evidence could not apply is refunded to the wallet in full (what came
-/// from the wallet and what the card paid), once per purchase. `None`: no such purchase.
+/// from the wallet and what the card paid), once per purchase, and a referral reward paid on it
+/// is taken back. `None`: no such purchase.
 pub async fn refund_purchase(
     conn: &mut PgConnection,
     owner: Uuid,
@@ -287,5 +288,6 @@ pub async fn refund_purchase(
         &format!("Refund: {reason}"),
     )
     .await?;
+    rewards::reverse(conn, purchase).await?;
     Ok(Some((amount, refunded)))
 }

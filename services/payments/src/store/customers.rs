@@ -183,3 +183,16 @@ pub async fn delete(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<()> 
         .await?;
     Ok(())
 }
+
+/// Locks the user's customer row against writers and new purchases (whose foreign key shares it)
+/// until the end of the transaction; false when there is none.
+#[tracing::instrument(skip_all)]
+pub async fn lock_row(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<bool> {
+    Ok(sqlx::query_scalar!(
+        "SELECT 1 AS one FROM customers WHERE user_id = $1 FOR UPDATE",
+        user_id
+    )
+    .fetch_optional(conn)
+    .await?
+    .is_some())
+}

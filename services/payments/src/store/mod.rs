@@ -8,5 +8,6 @@ pub mod intents;
 pub mod movements;
 pub mod payment_methods;
 pub mod purchases;
+pub mod referral_rewards;
 pub mod stripe_events;
 pub mod wallets;

@@ -187,3 +187,42 @@ pub async fn saved_ids(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<V
     .fetch_all(conn)
     .await
 }
+
+/// Whether two users ever registered the same card (by Stripe's fingerprint; removed cards count,
+/// pending and failed ones do not).
+#[tracing::instrument(skip_all)]
+pub async fn share_a_card(conn: &mut PgConnection, a: Uuid, b: Uuid) -> sqlx::Result<bool> {
+    sqlx::query_scalar!(
+        r#"SELECT EXISTS (
+               SELECT 1 FROM payment_methods x JOIN payment_methods y USING (fingerprint)
+               WHERE x.user_id = $1 AND y.user_id = $2
+                 AND x.status IN ('saved', 'duplicate', 'removed')
+                 AND y.status IN ('saved', 'duplicate', 'removed')) AS "shared!""#,
+        a,
+        b
+    )
+    .fetch_one(conn)
+    .await
+}
+
+/// Whether a card of `referred_id`'s is also on another account `referrer_id` referred.
+#[tracing::instrument(skip_all)]
+pub async fn on_another_referral(
+    conn: &mut PgConnection,
+    referred_id: Uuid,
+    referrer_id: Uuid,
+) -> sqlx::Result<bool> {
+    sqlx::query_scalar!(
+        r#"SELECT EXISTS (
+               SELECT 1 FROM payment_methods x
+               JOIN payment_methods y USING (fingerprint)
+               JOIN referral_rewards r ON r.referred_id = y.user_id
+               WHERE x.user_id = $1 AND r.referrer_id = $2 AND y.user_id <> $1
+                 AND x.status IN ('saved', 'duplicate', 'removed')
+                 AND y.status IN ('saved', 'duplicate', 'removed')) AS "shared!""#,
+        referred_id,
+        referrer_id
+    )
+    .fetch_one(conn)
+    .await
+}

@@ -120,3 +120,17 @@ pub async fn mark_refunded(
     .fetch_optional(conn)
     .await
 }
+
+/// The user's first purchase that moved money and was not refunded.
+#[tracing::instrument(skip_all)]
+pub async fn first_paid(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option<Uuid>> {
+    sqlx::query_scalar!(
+        "SELECT id FROM purchases
+         WHERE user_id = $1 AND refunded_at IS NULL
+           AND paid_from_wallet_cents + charged_to_card_cents > 0
+         ORDER BY created_at, id LIMIT 1",
+        user_id
+    )
+    .fetch_optional(conn)
+    .await
+}

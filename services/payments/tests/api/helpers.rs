@@ -26,10 +26,16 @@ pub struct TestApp {
 
 impl TestApp {
     pub async fn spawn() -> Self {
-        let config = Config {
+        Self::spawn_with(|_| {}).await
+    }
+
+    /// Payments with its configuration changed by `change` (its pricing, say).
+    pub async fn spawn_with(change: impl FnOnce(&mut Config)) -> Self {
+        let mut config = Config {
             service: test_config("payments").await,
             ..Config::from_env().unwrap()
         };
+        change(&mut config);
         Self {
             service: Spawned::start::<PaymentsService>(config.clone()).await,
             config,
@@ -247,6 +253,22 @@ impl TestApp {
             .unwrap()
             .into_inner()
             .balance
+    }
+}
+
+/// A 3-month storage extension of a 300 MB folder, paid from the `wallet` or by `card`.
+pub fn extension(folder_id: Uuid, pay_with: &str, key: &str) -> pb::PayRequest {
+    pb::PayRequest {
+        kind: "storage_extension".to_owned(),
+        folder: Some(pb::FolderSnapshot {
+            folder_id: folder_id.to_string(),
+            used_bytes: 300_000_000,
+            storage_expires_at: None,
+        }),
+        months: 3,
+        pay_with: pay_with.to_owned(),
+        idempotency_key: key.to_owned(),
+        share: None,
     }
 }
 

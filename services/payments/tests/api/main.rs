@@ -12,4 +12,5 @@ mod customers;
 mod helpers;
 mod prices;
 mod purchases;
+mod referral_rewards;
 mod wallet;

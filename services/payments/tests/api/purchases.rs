@@ -1,26 +1,10 @@
 //! Purchases paid from the wallet or by card, through the steps of `app::pay`.
 
+use evidentia_common::testing::OK_CARD;
 use evidentia_proto::payments::v1 as pb;
 use uuid::Uuid;
 
-use crate::helpers::{TestApp, account_created, as_user, user_of};
-
-const OK_CARD: &str = "4242424242424242";
-
-fn extension(folder_id: Uuid, pay_with: &str, key: &str) -> pb::PayRequest {
-    pb::PayRequest {
-        kind: "storage_extension".to_owned(),
-        folder: Some(pb::FolderSnapshot {
-            folder_id: folder_id.to_string(),
-            used_bytes: 300_000_000,
-            storage_expires_at: None,
-        }),
-        months: 3,
-        pay_with: pay_with.to_owned(),
-        idempotency_key: key.to_owned(),
-        share: None,
-    }
-}
+use crate::helpers::{TestApp, account_created, as_user, extension, user_of};
 
 #[tokio::test]
 async fn retries_racing_with_one_key_make_one_purchase_and_one_answer() {

@@ -41,6 +41,8 @@ pub struct Invitation {
     pub sends: i32,
     /// When it can be sent again; `None` when it can be now.
     pub resend_after: Option<DateTime<Utc>>,
+    /// How many more times it can be sent (0: no more).
+    pub sends_left: i32,
 }
 
 impl Invitation {
@@ -55,6 +57,7 @@ impl Invitation {
             status: row.status,
             created_at: row.created_at,
             last_sent_at: row.last_sent_at,
+            sends_left: (limits.sends_per_invitation - row.sends).max(0),
             sends: row.sends,
         }
     }

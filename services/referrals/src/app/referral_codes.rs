@@ -1,8 +1,13 @@
 //! Each user's own referral code, made when the account is created; what it has brought them;
 //! who owns a code; and a sign-up with a friend's code recorded as their referral.
 
-use evidentia_common::ratelimit::{self, Verdict};
-use evidentia_proto::events::v1::AccountCreated;
+use chrono::Utc;
+use evidentia_common::{
+    outbox,
+    ratelimit::{self, Verdict},
+    time,
+};
+use evidentia_proto::events::v1::{AccountCreated, ReferralRecorded, ReferralRewardSettled};
 use redis::aio::ConnectionManager;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
@@ -91,8 +96,9 @@ pub async fn check(
 }
 
 /// A new account: it gets its own code and a directory entry, and when it signed up with a
-/// friend's code it becomes that friend's referral, unless the code is its own kind of
-/// self-referral (the friend's e-mail or phone is the new account's).
+/// friend's code it becomes that friend's referral (told to payments, which pays the reward),
+/// unless the code is its own kind of self-referral (the friend's e-mail or phone is the new
+/// account's).
 pub async fn on_sign_up(
     conn: &mut PgConnection,
     event: &AccountCreated,
@@ -123,7 +129,7 @@ pub async fn on_sign_up(
         tracing::warn!(referrer.id = %referrer_id, "self-referral not recorded");
         return Ok(());
     }
-    referrals::insert(
+    let recorded = referrals::insert(
         conn,
         &NewReferral {
             referred_id: user_id,
@@ -133,7 +139,35 @@ pub async fn on_sign_up(
         },
     )
     .await?;
-    tracing::info!(referrer.id = %referrer_id, "referral recorded");
+    if recorded {
+        // Payments keeps the reward until the friend's first payment.
+        outbox::enqueue(
+            conn,
+            &ReferralRecorded {
+                referred_id: user_id.to_string(),
+                referrer_id: referrer_id.to_string(),
+                occurred_at: Some(time::timestamp(Utc::now())),
+            },
+        )
+        .await?;
+        tracing::info!(referrer.id = %referrer_id, "referral recorded");
+    }
+    Ok(())
+}
+
+/// What payments decided on a referral's reward: the referral's state as the screens count it
+/// (`paid` is `rewarded`), and what the inviter was credited (only `rewarded` counts as earned).
+pub async fn on_reward(
+    conn: &mut PgConnection,
+    event: &ReferralRewardSettled,
+) -> Result<(), ReferralsError> {
+    let referred = Uuid::parse_str(&event.referred_id).map_err(anyhow::Error::from)?;
+    let state = match event.state.as_str() {
+        "paid" => "rewarded",
+        state @ ("capped" | "held" | "refused" | "reversed" | "lapsed") => state,
+        other => return Err(anyhow::anyhow!("a reward in the state {other:?}").into()),
+    };
+    referrals::set_reward(conn, referred, state, event.referrer_reward).await?;
     Ok(())
 }
 

@@ -10,16 +10,37 @@ pub struct NewReferral<'a> {
     pub phone: &'a str,
 }
 
-/// Records the referral; an account is referred once (a redelivered event changes nothing).
+/// Records the referral; an account is referred once (a redelivered event changes nothing and
+/// answers false).
 #[tracing::instrument(skip_all, fields(user.id = %new.referred_id))]
-pub async fn insert(conn: &mut PgConnection, new: &NewReferral<'_>) -> sqlx::Result<()> {
-    sqlx::query!(
+pub async fn insert(conn: &mut PgConnection, new: &NewReferral<'_>) -> sqlx::Result<bool> {
+    let inserted = sqlx::query!(
         "INSERT INTO referrals (referred_id, referrer_id, email, phone) VALUES ($1, $2, $3, $4)
          ON CONFLICT (referred_id) DO NOTHING",
         new.referred_id,
         new.referrer_id,
         new.email,
         new.phone
+    )
+    .execute(conn)
+    .await?
+    .rows_affected();
+    Ok(inserted == 1)
+}
+
+/// What payments decided on a referral's reward: `state` and what the inviter was credited.
+#[tracing::instrument(skip_all, fields(user.id = %referred_id))]
+pub async fn set_reward(
+    conn: &mut PgConnection,
+    referred_id: Uuid,
+    state: &str,
+    referrer_reward: i64,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "UPDATE referrals SET state = $2, referrer_reward_cents = $3 WHERE referred_id = $1",
+        referred_id,
+        state,
+        referrer_reward
     )
     .execute(conn)
     .await?;

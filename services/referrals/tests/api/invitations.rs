@@ -1,11 +1,12 @@
 //! Invitations by e-mail and SMS with the inviter's link (read back from the mail and SMS
-//! sinks), their limits, the list and its sorting, and a friend's sign-up with the code.
+//! sinks), their limits, the list and its sorting, and a friend's sign-up with the code and what
+//! became of its reward.
 
 use std::time::Duration;
 
 use evidentia_common::testing::{field_errors, read_message};
 use evidentia_proto::{
-    events::v1::{AccountDeleted, AccountPurged},
+    events::v1::{AccountDeleted, AccountPurged, ReferralRewardSettled},
     referrals::v1::{self as pb},
 };
 use tonic::Code;
@@ -356,6 +357,34 @@ async fn a_friend_who_signs_up_with_the_code_is_the_inviters_referral_once() {
     assert_eq!((info.invited, info.signed_up, info.rewarded), (1, 1, 0));
     let listed = list(&app, ann, "status").await;
     assert_eq!(listed[0].status, "signed_up");
+
+    // Payments paid the reward on Bob's first payment, then took it back on its refund.
+    for (state, rewarded, earned, status) in [
+        ("paid", 1, 500, "rewarded"),
+        ("reversed", 0, 0, "signed_up"),
+    ] {
+        let message = Uuid::now_v7();
+        app.service
+            .publish(
+                &ReferralRewardSettled {
+                    referred_id: bob.to_string(),
+                    referrer_id: ann.to_string(),
+                    state: state.to_owned(),
+                    referrer_reward: 500,
+                    friend_reward: 500,
+                    occurred_at: None,
+                },
+                message,
+            )
+            .await;
+        app.service.wait_processed(message).await;
+        let info = app.info(ann).await;
+        assert_eq!(
+            (info.signed_up, info.rewarded, info.earned),
+            (1, rewarded, earned)
+        );
+        assert_eq!(list(&app, ann, "").await[0].status, status);
+    }
     app.stop().await;
 }
 

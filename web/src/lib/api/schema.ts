@@ -2776,6 +2776,11 @@ export interface components {
              * @description How many times it was sent.
              */
             sends: number;
+            /**
+             * Format: int32
+             * @description How many more times it can be sent (0: no more).
+             */
+            sends_left: number;
             /** @description The e-mail address, or the phone number in international form. */
             sent_to: string;
             /** @description `invited`, `signed_up` or `rewarded`. */
@@ -2956,7 +2961,8 @@ export interface components {
             id: string;
             /**
              * @description `wallet_created`, `top_up`, `auto_top_up`, `transfer` (from the card for a purchase),
-             *     `promo`, `purchase`, `refund` or `authorisation`.
+             *     `promo`, `purchase`, `refund`, `authorisation`, `referral` (a referral reward) or
+             *     `referral_reversal` (a reward taken back when the first payment was refunded).
              */
             kind: string;
             /** @description `completed`, or `declined` (the card refused it; nothing moved). */

@@ -1,6 +1,7 @@
 //! The transaction-info list: every money movement (wallet creation, top-ups, auto top-ups,
-//! transfers for a purchase, promo credits, purchases, refunds, the first card authorisation, and
-//! declined card charges) named for people, with the card it used or 'Wallet'.
+//! transfers for a purchase, promo credits, purchases, refunds, the first card authorisation,
+//! referral rewards and their reversals, and declined card charges) named for people, with the
+//! card it used or 'Wallet'.
 import { cardTitle } from '../../payments';
 import { formatMoney } from '../../../lib/format/money';
 import type { Movement } from '../../../lib/api/payments';
@@ -14,6 +15,8 @@ const LABELS: Record<string, string> = {
   purchase: 'Purchase',
   refund: 'Refund',
   authorisation: 'Card authorisation',
+  referral: 'Referral reward',
+  referral_reversal: 'Referral reward reversed',
 };
 
 /** 'Auto top-up', or 'Declined: Auto top-up' for a charge the card refused. */

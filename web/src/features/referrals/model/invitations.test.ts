@@ -1,7 +1,7 @@
 // An invitation row: who it went to, and when Resend is offered and allowed.
 import { describe, expect, it } from 'vitest';
 import type { Invitation } from '../api/types';
-import { channelLabel, invitee, isSorting, nextUnblock, offersResend, resendBlockedUntil, sentAt, statusLabel } from './invitations';
+import { channelLabel, invitee, isSorting, nextUnblock, offersResend, resendBlockedUntil, sentAt, sentOut, statusLabel } from './invitations';
 
 const NOW = Date.parse('2026-11-27T06:00:00Z');
 
@@ -15,6 +15,7 @@ const invitation = (overrides: Partial<Invitation> = {}): Invitation => ({
   lastSentAt: '2026-11-20T10:00:00Z',
   sends: 1,
   resendAfter: null,
+  sendsLeft: 4,
   ...overrides,
 });
 
@@ -30,10 +31,14 @@ describe('invitations', () => {
     expect(resendBlockedUntil(invitation({ resendAfter: '2026-11-27T06:10:00Z' }), NOW)).toEqual(new Date('2026-11-27T06:10:00Z'));
   });
 
-  it('offers Resend only while the friend has not signed up', () => {
+  it('offers Resend only while the friend has not signed up and sends are left', () => {
     expect(offersResend(invitation())).toBe(true);
     expect(offersResend(invitation({ status: 'signed_up' }))).toBe(false);
     expect(offersResend(invitation({ status: 'rewarded' }))).toBe(false);
+    expect(offersResend(invitation({ sends: 5, sendsLeft: 0 }))).toBe(false);
+    expect(sentOut(invitation({ sends: 5, sendsLeft: 0 }))).toBe(true);
+    expect(sentOut(invitation())).toBe(false);
+    expect(sentOut(invitation({ status: 'signed_up', sendsLeft: 0 }))).toBe(false);
   });
 
   it('knows the next moment a held-back invitation may be resent', () => {

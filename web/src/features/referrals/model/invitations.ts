@@ -52,11 +52,16 @@ export function invitee(invitation: Pick<Invitation, 'name' | 'sentTo'>): string
 }
 
 /**
- * Whether Resend is offered at all: a friend who has signed up needs no reminder, and the server
- * would only refuse it.
+ * Whether Resend is offered at all: a friend who has signed up needs no reminder, and an
+ * invitation sent as often as it may be would only be refused.
  */
-export function offersResend(invitation: Pick<Invitation, 'status'>): boolean {
-  return invitation.status === 'invited';
+export function offersResend(invitation: Pick<Invitation, 'status' | 'sendsLeft'>): boolean {
+  return invitation.status === 'invited' && invitation.sendsLeft > 0;
+}
+
+/** Whether the invitation was sent as often as it may be, while the friend has not signed up. */
+export function sentOut(invitation: Pick<Invitation, 'status' | 'sendsLeft'>): boolean {
+  return invitation.status === 'invited' && invitation.sendsLeft <= 0;
 }
 
 /** The moment the invitation may be sent again, or null when nothing holds it back. */

@@ -80,6 +80,12 @@ describe('my invitations', () => {
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`shareable-codes/${ANN.id}/resend/`]);
   });
 
+  it('offers no Resend for an invitation sent as often as it may be', async () => {
+    open({ 'GET shareable-codes/retrieve/': { invitations: [apiInvitation({ sends: 5, sends_left: 0 })] } });
+    await within(await screen.findByRole('listitem', { name: 'Ann' })).findByText('Sent 5 times: it cannot be sent again.');
+    expect(screen.queryByRole('button', { name: 'Resend to Ann' })).not.toBeInTheDocument();
+  });
+
   it("shows the server's message when a resend comes too soon", async () => {
     const { store } = open({
       'GET shareable-codes/retrieve/': { invitations: [ANN] },

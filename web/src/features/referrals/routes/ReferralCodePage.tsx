@@ -25,6 +25,7 @@ import {
   offersResend,
   resendBlockedUntil,
   sentAt,
+  sentOut,
   SORTINGS,
   statusLabel,
 } from '../model/invitations';
@@ -132,6 +133,9 @@ export function ReferralCodePage() {
                 </p>
                 {offersResend(invitation) && blockedUntil && (
                   <p className="referrals-row__wait">Can be sent again from {formatDateTime(blockedUntil)}</p>
+                )}
+                {sentOut(invitation) && (
+                  <p className="referrals-row__wait">Sent {invitation.sends} times: it cannot be sent again.</p>
                 )}
                 <div className="referrals-row__actions">
                   {offersResend(invitation) && (

@@ -24,5 +24,6 @@ export const apiInvitation = (overrides: Record<string, unknown> = {}) => ({
   last_sent_at: '2026-11-20T10:00:00Z',
   sends: 1,
   resend_after: null,
+  sends_left: 4,
   ...overrides,
 });
