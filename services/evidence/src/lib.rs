@@ -9,6 +9,7 @@ pub mod error;
 pub mod geocode;
 pub mod grpc;
 pub mod memberships;
+pub mod receipts;
 pub mod sniff;
 pub mod startup;
 pub mod state;

@@ -149,9 +149,7 @@ async fn invitations_answer_their_statuses_and_a_friend_signing_up_with_the_link
     assert_eq!(response.status(), 200);
     counts([1, 1, 500]).await;
     for user in [&ann, &carl] {
-        let (_, listed) = stack
-            .get_auth("payments/transactions/", &user.access)
-            .await;
+        let (_, listed) = stack.get_auth("payments/transactions/", &user.access).await;
         let rewards: Vec<&Value> = listed["movements"]
             .as_array()
             .unwrap()
