@@ -150,12 +150,15 @@ describe('My Files', () => {
     assert.equal(stored.name, NEW_NAME);
   });
 
-  test('details and proof metadata show the SHA-256 and the place', async () => {
+  test('details and proof metadata show the SHA-256, the place and the checked signed receipt', async () => {
     await page.getByRole('button', { name: `More actions for ${NEW_NAME}` }).click();
     await page.getByRole('menuitem', { name: 'Details' }).click();
     const details = page.getByRole('dialog', { name: 'Details' });
     // Exact: the file's custody log below its facts names the SHA-256 too.
     await details.getByText(photo.sha256, { exact: true }).waitFor();
+    // Chromium's WebCrypto checks the Ed25519 signature against the published key.
+    const { keys } = await api(page, 'GET', '.well-known/receipt-keys');
+    await details.getByTestId('receipt-check').filter({ hasText: `Signed receipt: signature valid (key ${keys[0].id})` }).waitFor();
     await details.getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('link', { name: 'Proof metadata' }).click();
@@ -167,6 +170,7 @@ describe('My Files', () => {
     assert.match(text, /52\.516300, 13\.377700/);
     assert.match(text, /Berlin/);
     assert.match(text, /Verified/);
+    await section.getByTestId('receipt-check').filter({ hasText: 'signature valid' }).waitFor();
     await page.goBack();
   });
 

@@ -271,6 +271,8 @@ describe('sharing an authenticated copy', () => {
     await page.waitForURL(`**/verify/${transactionNumber}`);
     await page.getByTestId('verified-transaction-number').filter({ hasText: transactionNumber }).waitFor();
     assert.equal((await page.getByTestId('verified-generated-for').textContent()).trim(), owner.username);
+    // Each original's signed receipt, checked in the recipient's browser against the published key.
+    await page.getByTestId('receipt-check').first().filter({ hasText: 'Signed receipt: signature valid' }).waitFor();
 
     const posted = [];
     page.on('request', (request) => {

@@ -339,6 +339,8 @@ pub struct Item {
     pub contributor_id: Option<Uuid>,
     pub contributor_email: Option<String>,
     pub review_state: Option<String>,
+    pub receipt: Option<String>,
+    pub receipt_signature: Option<String>,
 }
 
 impl Item {

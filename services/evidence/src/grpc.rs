@@ -28,6 +28,7 @@ use crate::{
         NewFolder, NewItem, Rental, Retake, StepInput, Template, TemplateInput, Usage,
     },
     error::EvidenceError,
+    receipts,
     state::AppState,
     storage::PresignedPost,
 };
@@ -333,6 +334,14 @@ impl From<ItemView> for pb::Item {
             step_id: item.step_id.map(|id| id.to_string()),
             review_state: item.review_state,
             contributor_email: item.contributor_email,
+            receipt: item
+                .receipt
+                .zip(item.receipt_signature)
+                .map(|(payload, signature)| pb::Receipt {
+                    key_id: receipts::key_id_of(&payload).unwrap_or_default(),
+                    payload,
+                    signature,
+                }),
         }
     }
 }
@@ -988,6 +997,28 @@ impl EvidenceRpc for EvidenceApi {
         .await?;
         Ok(Response::new(pb::ListItemsResponse {
             items: self.items(found).await?,
+        }))
+    }
+
+    async fn list_receipt_keys(
+        &self,
+        _request: Request<pb::ListReceiptKeysRequest>,
+    ) -> Reply<pb::ReceiptKeys> {
+        Ok(Response::new(pb::ReceiptKeys {
+            keys: self
+                .state
+                .config
+                .receipts
+                .public_keys()
+                .into_iter()
+                .map(|key| pb::ReceiptKey {
+                    id: key.id,
+                    algorithm: "Ed25519".to_owned(),
+                    pem: key.pem,
+                    raw: key.raw,
+                    current: key.current,
+                })
+                .collect(),
         }))
     }
 }

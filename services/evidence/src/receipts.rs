@@ -192,6 +192,15 @@ fn payload(facts: &Facts, key_id: &str, owner: &str) -> String {
     serde_json::to_string(&fields).unwrap_or_else(|_| unreachable!("strings and integers"))
 }
 
+/// The `key_id` a payload names.
+pub fn key_id_of(payload: &str) -> Option<String> {
+    serde_json::from_str::<Value>(payload)
+        .ok()?
+        .get("key_id")?
+        .as_str()
+        .map(str::to_owned)
+}
+
 /// Whether `signature` (standard base64) is `key`'s signature of `payload`.
 pub fn verify(payload: &str, signature: &str, key: &PublicKey) -> bool {
     let Ok(key) = VerifyingKey::from_public_key_pem(&key.pem) else {

@@ -60,6 +60,7 @@ impl Service for EvidenceService {
                 "verify-upload",
                 VerifyOnUpload {
                     store: store.clone(),
+                    receipts: config.receipts.clone(),
                 },
             )
             .on::<ItemUploaded, _>(

@@ -297,6 +297,11 @@ fn verification_pb(v: Verification) -> pb::Verification {
                 city: i.city,
                 address: i.address,
                 received_at: i.received_at.map(timestamp),
+                receipt: i.receipt.map(|r| pb::SignedReceipt {
+                    payload: r.payload,
+                    signature: r.signature,
+                    key_id: r.key_id,
+                }),
             })
             .collect(),
     }

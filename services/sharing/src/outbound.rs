@@ -45,6 +45,16 @@ pub struct ItemFacts {
     pub city: String,
     pub address: String,
     pub duration_seconds: Option<f64>,
+    /// The verified original's signed receipt, when evidence signed one.
+    pub receipt: Option<SignedReceipt>,
+}
+
+/// A receipt evidence signed: the exact bytes, the Ed25519 signature (base64) and its key's id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedReceipt {
+    pub payload: String,
+    pub signature: String,
+    pub key_id: String,
 }
 
 #[async_trait]
@@ -521,6 +531,11 @@ impl Evidence for EvidenceGrpc {
                     city: item.city,
                     address: item.address,
                     duration_seconds: item.duration_seconds,
+                    receipt: item.receipt.map(|r| SignedReceipt {
+                        payload: r.payload,
+                        signature: r.signature,
+                        key_id: r.key_id,
+                    }),
                 })
             })
             .collect())

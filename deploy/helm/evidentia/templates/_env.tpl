@@ -144,6 +144,9 @@ from the address values without the chart seeing them.
 {{ include "evidentia.env.s3" .root | trim }}
 - name: ACCOUNTS_GRPC_URL
   value: {{ printf "http://%s:%d" (include "evidentia.componentName" (dict "root" .root "component" "accounts")) (int $v.services.accounts.port) | quote }}
+{{ include "evidentia.secretEnv" (dict "name" "EVIDENCE_RECEIPT_KEY" "secret" $v.receipts.existingSecret "key" $v.receipts.signingKeyKey) }}
+- name: EVIDENCE_RECEIPT_RETIRED_KEYS
+  value: {{ $v.receipts.retiredPublicKeys | quote }}
 {{- else if eq .component "sharing" }}
 {{ include "evidentia.env.messages" .root | trim }}
 {{ include "evidentia.env.s3" .root | trim }}

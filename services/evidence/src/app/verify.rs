@@ -1,6 +1,6 @@
 //! Integrity: on `ItemUploaded` the stored object is streamed through SHA-256 and compared with
-//! what the device declared; the item becomes verified (and counts towards the owner's usage) or
-//! rejected with the reason, and the outcome is published. A verified retake deletes the file it
+//! what the device declared; the item becomes verified (counts towards the owner's usage, and
+//! gets its signed receipt) or rejected with the reason, and the outcome is published. A verified retake deletes the file it
 //! replaces; a rejected one keeps it.
 
 use std::sync::Arc;
@@ -16,6 +16,7 @@ use uuid::Uuid;
 
 use crate::{
     domain::MediaType,
+    receipts::ReceiptKeys,
     sniff,
     storage::MediaStore,
     store::{items, usage},
@@ -23,6 +24,7 @@ use crate::{
 
 pub struct VerifyOnUpload {
     pub store: Arc<MediaStore>,
+    pub receipts: ReceiptKeys,
 }
 
 /// Why a contribution is refused by what its bytes are.
@@ -83,6 +85,10 @@ impl Handler<ItemUploaded> for VerifyOnUpload {
         match verdict {
             None => {
                 items::mark_verified(conn, id).await?;
+                let facts = items::receipt_facts(conn, id)
+                    .await?
+                    .ok_or_else(|| anyhow::anyhow!("the item just verified is not verified"))?;
+                items::set_receipt(conn, id, &self.receipts.sign(&facts)).await?;
                 // A verified retake replaces the previous file in the usage rather than adding one.
                 let (files, bytes) = match &row.previous_object_key {
                     Some(_) => (0, event.file_size - row.previous_file_size.unwrap_or(0)),

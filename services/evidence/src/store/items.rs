@@ -4,7 +4,10 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::domain::Item;
+use crate::{
+    domain::Item,
+    receipts::{Facts, Receipt},
+};
 
 /// Reads `Item`s: `$before`, every column of an item (with its folder's storage date), then
 /// `$after`. A `SELECT` puts its `FROM items WHERE ...` after the columns, a write its
@@ -22,7 +25,8 @@ macro_rules! items {
                  previous_thumbnail_key, previous_file_size, purged_at,
                  (SELECT f.storage_expires_at FROM folders f WHERE f.id = items.folder_id)
                    AS "storage_expires_at!",
-                 step_id, contributor_id, contributor_email, review_state "#
+                 step_id, contributor_id, contributor_email, review_state, receipt,
+                 receipt_signature "#
                 + $after
             $(, $arg)*
         )
@@ -285,7 +289,7 @@ pub async fn retake(conn: &mut PgConnection, row: &RetakeRow<'_>) -> sqlx::Resul
            status = 'awaiting_upload', rejection_reason = '', upload_id = $6, part_size = $7,
            latitude = $8, longitude = $9, duration_seconds = $10, captured_at = $11, city = $12,
            address = $13, country_code = $14, received_at = NULL, verified_at = NULL,
-           thumbnail_key = NULL, previous_object_key = $15, previous_thumbnail_key = $16,
+           receipt = NULL, receipt_signature = NULL, thumbnail_key = NULL, previous_object_key = $15, previous_thumbnail_key = $16,
            previous_file_size = $17, upload_started_at = now(), updated_at = now()
          WHERE id = $1 RETURNING",
         "",
@@ -624,4 +628,42 @@ pub async fn pending(conn: &mut PgConnection, folder_ids: &[Uuid]) -> sqlx::Resu
     )
     .fetch_all(conn)
     .await
+}
+
+/// What a verified item's receipt states, read in the verifying transaction.
+#[tracing::instrument(skip_all, fields(item.id = %id))]
+pub async fn receipt_facts(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<Facts>> {
+    let row = sqlx::query!(
+        r#"SELECT id, owner_id, sha256, file_size, mime_type, captured_at,
+                  COALESCE(received_at, verified_at, now()) AS "received_at!",
+                  latitude, longitude
+           FROM items WHERE id = $1 AND status = 'verified'"#,
+        id
+    )
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.map(|r| Facts {
+        item_id: r.id,
+        owner_id: r.owner_id,
+        sha256: r.sha256,
+        size: r.file_size,
+        media_type: r.mime_type,
+        captured_at: r.captured_at,
+        received_at: r.received_at,
+        place: r.latitude.zip(r.longitude),
+    }))
+}
+
+/// Stores a verified item's signed receipt.
+#[tracing::instrument(skip_all, fields(item.id = %id))]
+pub async fn set_receipt(conn: &mut PgConnection, id: Uuid, receipt: &Receipt) -> sqlx::Result<()> {
+    sqlx::query!(
+        "UPDATE items SET receipt = $2, receipt_signature = $3 WHERE id = $1",
+        id,
+        receipt.payload,
+        receipt.signature
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
 }

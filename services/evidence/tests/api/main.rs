@@ -11,5 +11,6 @@ mod files;
 mod folders;
 mod helpers;
 mod organizations;
+mod receipts;
 mod storage_dates;
 mod uploads;

@@ -35,7 +35,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         rename_item,
         delete_item,
         download_item,
-        retake_item
+        retake_item,
+        receipt_keys
     ]
 }
 
@@ -321,6 +322,73 @@ pub struct Item {
     pub review_state: Option<String>,
     /// The e-mail address an anonymous contributor proved.
     pub contributor_email: Option<String>,
+    /// The signed receipt of a verified file; null before verification and for files verified
+    /// before receipts were signed.
+    pub receipt: Option<Receipt>,
+}
+
+/// A signed receipt (docs/decisions.md "Signed receipts").
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Receipt {
+    /// The exact bytes signed: canonical JSON of `captured_at`, `item_id`, `key_id`,
+    /// `media_type`, `owner` (opaque), `place`, `received_at`, `sha256`, `size` and `version`.
+    pub payload: String,
+    /// The Ed25519 signature of `payload`, standard base64.
+    pub signature: String,
+    /// The key among `/api/.well-known/receipt-keys` that signed it.
+    pub key_id: String,
+}
+
+impl From<evidence::Receipt> for Receipt {
+    fn from(r: evidence::Receipt) -> Self {
+        Self {
+            payload: r.payload,
+            signature: r.signature,
+            key_id: r.key_id,
+        }
+    }
+}
+
+/// A public key receipts are checked with.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReceiptKey {
+    pub id: String,
+    /// `Ed25519`.
+    pub algorithm: String,
+    /// SubjectPublicKeyInfo PEM (`openssl pkeyutl -verify -pubin -inkey key.pem -rawin`).
+    pub pem: String,
+    /// The raw 32-byte public key, standard base64 (WebCrypto's `raw` import).
+    pub raw: String,
+    /// The key new receipts are signed with; the others were retired by a rotation.
+    pub current: bool,
+}
+
+impl From<evidence::ReceiptKey> for ReceiptKey {
+    fn from(k: evidence::ReceiptKey) -> Self {
+        Self {
+            id: k.id,
+            algorithm: k.algorithm,
+            pem: k.pem,
+            raw: k.raw,
+            current: k.current,
+        }
+    }
+}
+
+lists! {
+ReceiptKeys from evidence::ReceiptKeys {
+    /// The current key first.
+    keys: ReceiptKey,
+}
+}
+
+forward! {
+/// The public keys of signed receipts, current and retired (open to anyone: a receipt is checked
+/// without an account).
+#[utoipa::path(get, path = "/api/.well-known/receipt-keys", tag = "evidence",
+    responses((status = 200, body = ReceiptKeys)))]
+fn receipt_keys(Client) -> ReceiptKeys =
+    evidence.list_receipt_keys(evidence::ListReceiptKeysRequest {});
 }
 
 impl From<evidence::Item> for Item {
@@ -369,6 +437,7 @@ impl From<evidence::Item> for Item {
             step_id: i.step_id,
             review_state: i.review_state,
             contributor_email: i.contributor_email,
+            receipt: i.receipt.map(Into::into),
         }
     }
 }

@@ -18,6 +18,7 @@ use super::{
         ContributionContents, ContributionDetails, ContributionToken, contributor_folder,
         details as contribution_details,
     },
+    evidence::Receipt,
     payments::{PayResponse, StoredAccount, Transaction},
 };
 use crate::{
@@ -733,6 +734,9 @@ pub struct VerifiedItem {
     pub address: String,
     /// When the server received the original.
     pub received_at: Option<String>,
+    /// The original's signed receipt when it was shared (null for files verified before
+    /// receipts were signed), checked with the keys at `/api/.well-known/receipt-keys`.
+    pub receipt: Option<Receipt>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -773,6 +777,11 @@ impl From<sharing::Verification> for Verification {
                     city: i.city,
                     address: i.address,
                     received_at: rfc3339(i.received_at),
+                    receipt: i.receipt.map(|r| Receipt {
+                        payload: r.payload,
+                        signature: r.signature,
+                        key_id: r.key_id,
+                    }),
                 })
                 .collect(),
         }

@@ -65,7 +65,18 @@ async fn evidence_routes_answer_their_rest_shapes_and_statuses() {
     assert_eq!(finished["uploaded"], true);
     assert!(finished["uploaded_at"].is_string());
     assert_eq!(finished["captured_at"], "2026-01-15T10:00:00.000Z");
-    status_of(&stack, &user.access, &item, "verified").await;
+    let verified = status_of(&stack, &user.access, &item, "verified").await;
+    // Its signed receipt, and the published key it is checked with, open to anyone.
+    let receipt = &verified["receipt"];
+    assert!(
+        receipt["payload"].as_str().unwrap().contains(&item),
+        "{verified}"
+    );
+    let (status, keys) = stack.get(".well-known/receipt-keys").await;
+    assert_eq!(status, 200, "{keys}");
+    assert_eq!(keys["keys"][0]["id"], receipt["key_id"]);
+    assert_eq!(keys["keys"][0]["algorithm"], "Ed25519");
+    assert_eq!(keys["keys"][0]["current"], true);
     let (_, usage) = stack
         .get_auth("evidence/storage-usage/", &user.access)
         .await;

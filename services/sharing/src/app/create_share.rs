@@ -261,6 +261,9 @@ pub async fn record(
                 city: item.city.clone(),
                 address: item.address.clone(),
                 duration_seconds: item.duration_seconds,
+                receipt: item.receipt.as_ref().map(|r| r.payload.clone()),
+                receipt_signature: item.receipt.as_ref().map(|r| r.signature.clone()),
+                receipt_key_id: item.receipt.as_ref().map(|r| r.key_id.clone()),
             },
         )
         .await?;

@@ -11,6 +11,7 @@ use uuid::Uuid;
 use crate::{
     domain::{CopyType, Recipient, TransactionNumber, parse_sha256},
     error::SharingError,
+    outbound::SignedReceipt,
     store::{copies, deliveries, shares},
 };
 
@@ -32,6 +33,7 @@ pub struct VerifiedItem {
     pub city: String,
     pub address: String,
     pub received_at: Option<DateTime<Utc>>,
+    pub receipt: Option<SignedReceipt>,
 }
 
 #[derive(Debug, Clone)]
@@ -120,6 +122,14 @@ pub async fn verify(
                 city: item.city.clone(),
                 address: item.address.clone(),
                 received_at: item.received_at,
+                receipt: match (&item.receipt, &item.receipt_signature, &item.receipt_key_id) {
+                    (Some(payload), Some(signature), Some(key_id)) => Some(SignedReceipt {
+                        payload: payload.clone(),
+                        signature: signature.clone(),
+                        key_id: key_id.clone(),
+                    }),
+                    _ => None,
+                },
             })
             .collect(),
     })

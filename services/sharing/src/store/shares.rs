@@ -32,6 +32,9 @@ pub struct ShareItemRow {
     pub city: String,
     pub address: String,
     pub duration_seconds: Option<f64>,
+    pub receipt: Option<String>,
+    pub receipt_signature: Option<String>,
+    pub receipt_key_id: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -112,8 +115,9 @@ pub async fn insert_item(
 ) -> sqlx::Result<()> {
     sqlx::query!(
         "INSERT INTO share_items (share_id, item_id, position, name, media_type, original_sha256,
-            captured_at, received_at, latitude, longitude, city, address, duration_seconds)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+            captured_at, received_at, latitude, longitude, city, address, duration_seconds,
+            receipt, receipt_signature, receipt_key_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
         share_id,
         item.item_id,
         item.position,
@@ -126,7 +130,10 @@ pub async fn insert_item(
         item.longitude,
         item.city,
         item.address,
-        item.duration_seconds
+        item.duration_seconds,
+        item.receipt,
+        item.receipt_signature,
+        item.receipt_key_id
     )
     .execute(conn)
     .await?;
@@ -189,7 +196,8 @@ pub async fn items(conn: &mut PgConnection, share_id: Uuid) -> sqlx::Result<Vec<
     sqlx::query_as!(
         ShareItemRow,
         "SELECT item_id, position, name, media_type, original_sha256, captured_at, received_at,
-                latitude, longitude, city, address, duration_seconds
+                latitude, longitude, city, address, duration_seconds, receipt, receipt_signature,
+                receipt_key_id
          FROM share_items WHERE share_id = $1 ORDER BY position",
         share_id
     )

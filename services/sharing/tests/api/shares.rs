@@ -224,6 +224,17 @@ async fn an_authenticated_share_is_paid_once_rendered_with_the_banner_and_opened
     assert_eq!(checked.copy_type, pb::CopyType::Authenticated as i32);
     assert!(checked.sent_to.contains("***@example.com"), "{checked:?}");
     assert_eq!(checked.items[0].original_sha256, image.sha256);
+    // The original's signed receipt as evidence signed it, for anyone to check.
+    let receipt = checked.items[0]
+        .receipt
+        .as_ref()
+        .expect("the original's receipt");
+    assert_eq!(
+        Some(receipt.payload.clone()),
+        image.receipt.as_ref().map(|r| r.payload.clone())
+    );
+    assert!(receipt.payload.contains(&image.sha256), "{receipt:?}");
+    assert!(!receipt.signature.is_empty() && !receipt.key_id.is_empty());
     let matched = app.verify(By::Sha256(sha256(&copy))).await.unwrap();
     assert_eq!(matched.matched_item_index, Some(0));
     let original = app.verify(By::Sha256(sha256(&photo))).await.unwrap_err();

@@ -16,6 +16,8 @@ export type CreatedItem = Camelize<Schemas['CreatedItem']>;
 export type PartUrls = Camelize<Schemas['PartUrls']>;
 export type Download = Camelize<Schemas['Download']>;
 export type NewItem = Schemas['NewItem'];
+export type Receipt = Camelize<Schemas['Receipt']>;
+export type ReceiptKey = Camelize<Schemas['ReceiptKey']>;
 
 export const evidenceApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -97,6 +99,12 @@ export const evidenceApi = api.injectEndpoints({
         'StorageUsage',
       ],
     }),
+    /** The public keys of signed receipts (open to anyone); they change only with a rotation. */
+    receiptKeys: build.query<ReceiptKey[], void>({
+      query: () => '.well-known/receipt-keys',
+      transformResponse: (body: { keys: ReceiptKey[] }) => body.keys,
+      keepUnusedDataFor: 3600,
+    }),
     downloadItem: build.query<Download, string>({
       query: (id) => `evidence/items/${encodeURIComponent(id)}/download/`,
       // Presigned links live minutes: never serve one from the cache.
@@ -117,4 +125,5 @@ export const {
   useRenameItemMutation,
   useDeleteItemMutation,
   useLazyDownloadItemQuery,
+  useReceiptKeysQuery,
 } = evidenceApi;

@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/api/.well-known/receipt-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys of signed receipts, current and retired (open to anyone: a receipt is checked
+         *     without an account).
+         */
+        get: operations["receipt_keys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/accounts/address/change/": {
         parameters: {
             query?: never;
@@ -2861,6 +2881,7 @@ export interface components {
             media_type: string;
             mime_type: string;
             name: string;
+            receipt?: null | components["schemas"]["Receipt"];
             rejection_reason: string;
             /**
              * @description An anonymous contribution's triage: `pending`, `accepted` or `declined`; null for a
@@ -3337,6 +3358,34 @@ export interface components {
             active: boolean;
             url: string;
         };
+        /** @description A signed receipt (docs/decisions.md "Signed receipts"). */
+        Receipt: {
+            /** @description The key among `/api/.well-known/receipt-keys` that signed it. */
+            key_id: string;
+            /**
+             * @description The exact bytes signed: canonical JSON of `captured_at`, `item_id`, `key_id`,
+             *     `media_type`, `owner` (opaque), `place`, `received_at`, `sha256`, `size` and `version`.
+             */
+            payload: string;
+            /** @description The Ed25519 signature of `payload`, standard base64. */
+            signature: string;
+        };
+        /** @description A public key receipts are checked with. */
+        ReceiptKey: {
+            /** @description `Ed25519`. */
+            algorithm: string;
+            /** @description The key new receipts are signed with; the others were retired by a rotation. */
+            current: boolean;
+            id: string;
+            /** @description SubjectPublicKeyInfo PEM (`openssl pkeyutl -verify -pubin -inkey key.pem -rawin`). */
+            pem: string;
+            /** @description The raw 32-byte public key, standard base64 (WebCrypto's `raw` import). */
+            raw: string;
+        };
+        ReceiptKeys: {
+            /** @description The current key first. */
+            keys: components["schemas"]["ReceiptKey"][];
+        };
         /** @description One recipient: an e-mail address or a phone number. */
         RecipientInput: {
             email?: string | null;
@@ -3788,6 +3837,7 @@ export interface components {
             media_type: string;
             name: string;
             original_sha256: string;
+            receipt?: null | components["schemas"]["Receipt"];
             /** @description When the server received the original. */
             received_at?: string | null;
         };
@@ -3830,6 +3880,25 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    receipt_keys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptKeys"];
+                };
+            };
+        };
+    };
     change_address: {
         parameters: {
             query?: never;

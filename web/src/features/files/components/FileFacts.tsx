@@ -1,6 +1,7 @@
 //! Every recorded fact of a file (the Details sheet and the proof metadata screen): name, media
 //! type, device capture and server receipt times, place, size, duration, SHA-256, verification,
-//! storage date.
+//! storage date, and the signed receipt, checked here against the published key.
+import { ReceiptCheck } from '../../../components/ReceiptCheck';
 import type { Item } from '../../../lib/api/evidence';
 import { COUNTRIES } from '../../../lib/countries/countries';
 import { formatDate, formatDateTime, formatDuration, formatFileSize } from '../../../lib/format/format';
@@ -57,6 +58,12 @@ export function FileFacts({ item }: { item: Item }) {
           <dd className={label === 'SHA-256' ? 'files-facts__hash' : undefined}>{value || <span className="muted">Not recorded</span>}</dd>
         </div>
       ))}
+      {item.status === 'verified' && (
+        <div className="files-facts__row">
+          <dt>Receipt</dt>
+          <dd>{item.receipt ? <ReceiptCheck receipt={item.receipt} /> : <span className="muted">None: verified before receipts were signed</span>}</dd>
+        </div>
+      )}
     </dl>
   );
 }

@@ -4,6 +4,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EXPIRED_MESSAGE } from '../../../lib/api/evidence';
 import { apiFolder, apiItem, makeTestStore, renderAt, serve } from '../../../testing';
+import { signedReceipt } from '../../../lib/receipts/testing';
 import { FolderViewPage } from './FolderViewPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -88,6 +89,36 @@ describe('folder view', () => {
     expect(details).toHaveTextContent('Germany');
     expect(details).toHaveTextContent('52.520000, 13.405000');
     expect(details).toHaveTextContent('Mar 4, 2027');
+  });
+
+  it('checks the signed receipt in Details against the published key', async () => {
+    const good = await signedReceipt('{"item_id":"item-1","key_id":"k1"}');
+    const calls = serve({
+      'GET evidence/folders/folder-1/': apiFolder(),
+      'GET evidence/folders/folder-1/items/': {
+        items: [
+          apiItem({ receipt: good.receipt }),
+          apiItem({ id: 'item-2', name: 'Tampered', receipt: { ...good.receipt, payload: '{"item_id":"item-2","key_id":"k1"}' } }),
+        ],
+      },
+      'GET .well-known/receipt-keys': { keys: [good.key] },
+    });
+    renderAt(makeTestStore(), [{ path: '/folder-view', element: <FolderViewPage /> }], '/folder-view?folderId=folder-1');
+    fireEvent.click(within(await menuOf('Front bumper scratch')).getByRole('menuitem', { name: 'Details' }));
+    const details = screen.getByRole('dialog', { name: 'Details' });
+    await waitFor(() => expect(within(details).getByTestId('receipt-check')).toHaveTextContent('Signed receipt: signature valid (key k1)'));
+    expect(details).toHaveTextContent('{"item_id":"item-1","key_id":"k1"}');
+    fireEvent.click(within(details).getByRole('button', { name: 'Close' }));
+    fireEvent.click(within(await menuOf('Tampered')).getByRole('menuitem', { name: 'Details' }));
+    const tampered = screen.getByRole('dialog', { name: 'Details' });
+    await waitFor(() => expect(within(tampered).getByTestId('receipt-check')).toHaveTextContent('the signature does not match'));
+    expect(calls.filter((c) => c.path === '.well-known/receipt-keys')).toHaveLength(1);
+  });
+
+  it('says a file verified before receipts has none', async () => {
+    setup([apiItem()]);
+    fireEvent.click(within(await menuOf('Front bumper scratch')).getByRole('menuitem', { name: 'Details' }));
+    expect(screen.getByRole('dialog', { name: 'Details' })).toHaveTextContent('None: verified before receipts were signed');
   });
 
   it('switches between list rows and grid tiles', async () => {

@@ -32,3 +32,4 @@ export function item(overrides: Partial<FileItem> = {}): FileItem {
     ...overrides,
   };
 }
+

@@ -105,6 +105,8 @@ interface SharingSchemas {
     city: string | null;
     address: string | null;
     received_at: string | null;
+    /** The original's signed receipt when it was shared; null for files verified before receipts. */
+    receipt?: { payload: string; signature: string; key_id: string } | null;
   };
   Verification: {
     transaction_number: string;

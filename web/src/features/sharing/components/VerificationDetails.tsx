@@ -1,7 +1,9 @@
 //! What the service knows of an issued copy (public verification): its transaction number, copy
 //! type, whom it was generated for, where it was sent (masked), when, whether the owner revoked it,
 //! and each file's SHA-256 (of the copy and of the original), capture time and place, and the
-//! time the server received it. With a checked file, which of the files it is.
+//! time the server received it, with the original's signed receipt checked in the browser. With
+//! a checked file, which of the files it is.
+import { ReceiptCheck } from '../../../components/ReceiptCheck';
 import { formatDateTime } from '../../../lib/format/format';
 import type { Verification, VerifiedItem } from '../api/types';
 import { COPY_TYPE_LABELS, MEDIA_TYPE_LABELS, MESSAGES, WATERMARK_LABELS } from '../model/labels';
@@ -65,6 +67,11 @@ export function VerificationDetails({ verification, matched }: { verification: V
                 ['Received by server', item.receivedAt ? formatDateTime(item.receivedAt) : ''],
               ]}
             />
+            {item.receipt && (
+              <div className="sharing-receipt">
+                <ReceiptCheck receipt={item.receipt} />
+              </div>
+            )}
           </li>
         ))}
       </ol>

@@ -7,6 +7,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../model/labels';
 import { answer, type ApiCall, renderAt, serve } from '../../../testing';
+import { signedReceipt } from '../../../lib/receipts/testing';
 import { apiVerification, makeSharingStore } from '../testing/helpers';
 import { NOT_ISSUED_FILE, NOT_ISSUED_NUMBER, VerifyPage } from './VerifyPage';
 
@@ -47,6 +48,16 @@ describe('/verify by transaction number', () => {
     expect(result).toHaveTextContent('Received by server');
     expect(screen.queryByTestId('byte-identical')).not.toBeInTheDocument();
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET sharing/verify/EVD-7K3Q-9XTM/']);
+  });
+
+  it("checks each original's signed receipt against the published keys, without an account", async () => {
+    const { receipt, key } = await signedReceipt('{"item_id":"item-1","key_id":"k1"}');
+    const verification = apiVerification();
+    verification.items[0] = { ...verification.items[0], receipt } as (typeof verification.items)[0];
+    const { calls } = setup({ 'GET sharing/verify/EVD-7K3Q-9XTM/': verification, 'GET .well-known/receipt-keys': { keys: [key] } }, '/verify/EVD-7K3Q-9XTM');
+    await waitFor(() => expect(screen.getByTestId('receipt-check')).toHaveTextContent('Signed receipt: signature valid (key k1)'));
+    expect(screen.getAllByTestId('receipt-check')).toHaveLength(1);
+    expect(calls.find((c) => c.path === '.well-known/receipt-keys')?.headers.get('authorization')).toBeNull();
   });
 
   it('reads a lower-case number in the address', async () => {
