@@ -81,3 +81,21 @@ pub async fn connect_and_migrate(url: &SecretString, service: &Migrator) -> anyh
         .await?;
     Ok(pool)
 }
+
+/// What an operator's command of a service binary needs (`referrals promo-code ...`, `payments
+/// referral-rewards ...`): `work` on a fresh single-threaded runtime with a pool on `url`, the
+/// migrations applied first.
+pub fn run_with_pool<T, F, Fut>(
+    url: &SecretString,
+    migrations: &Migrator,
+    work: F,
+) -> anyhow::Result<T>
+where
+    F: FnOnce(PgPool) -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<T>>,
+{
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async { work(connect_and_migrate(url, migrations).await?).await })
+}

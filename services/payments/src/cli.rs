@@ -19,34 +19,31 @@ pub fn referral_rewards(args: &[String]) -> anyhow::Result<()> {
         _ => anyhow::bail!(USAGE),
     };
     let config = Config::from_env()?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(async {
-        let pool = evidentia_common::db::connect_and_migrate(
-            &config.service.database_url,
-            &crate::startup::MIGRATIONS,
-        )
-        .await?;
-        let mut tx = pool.begin().await?;
-        let Some(friend) = friend else {
-            for held in referral_rewards::held(&mut tx).await? {
-                println!(
-                    "{} referred by {}: {}",
-                    held.referred_id, held.referrer_id, held.reason
-                );
+    let migrations = &crate::startup::MIGRATIONS;
+    evidentia_common::db::run_with_pool(
+        &config.service.database_url,
+        migrations,
+        |pool| async move {
+            let mut tx = pool.begin().await?;
+            let Some(friend) = friend else {
+                for held in referral_rewards::held(&mut tx).await? {
+                    println!(
+                        "{} referred by {}: {}",
+                        held.referred_id, held.referrer_id, held.reason
+                    );
+                }
+                return Ok(());
+            };
+            let release = command == Some("release");
+            if !rewards::review(&mut tx, &config.pricing, friend, release)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+            {
+                anyhow::bail!("{friend} has no reward held for review");
             }
-            return Ok(());
-        };
-        let release = command == Some("release");
-        if !rewards::review(&mut tx, &config.pricing, friend, release)
-            .await
-            .map_err(|e| anyhow::anyhow!("{e}"))?
-        {
-            anyhow::bail!("{friend} has no reward held for review");
-        }
-        tx.commit().await?;
-        println!("{friend}: {}", if release { "released" } else { "refused" });
-        Ok(())
-    })
+            tx.commit().await?;
+            println!("{friend}: {}", if release { "released" } else { "refused" });
+            Ok(())
+        },
+    )
 }

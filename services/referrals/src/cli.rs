@@ -35,30 +35,27 @@ pub fn promo_code(args: &[String]) -> anyhow::Result<()> {
         anyhow::bail!(USAGE);
     };
     let config = Config::from_env()?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(async {
-        let pool = evidentia_common::db::connect_and_migrate(
-            &config.service.database_url,
-            &crate::startup::MIGRATIONS,
-        )
-        .await?;
-        match promo::create(&pool, &code, amount, max, expires).await {
-            Ok(code) => {
-                println!("promo code {code} created: {amount} cents");
-                Ok(())
+    let migrations = &crate::startup::MIGRATIONS;
+    evidentia_common::db::run_with_pool(
+        &config.service.database_url,
+        migrations,
+        |pool| async move {
+            match promo::create(&pool, &code, amount, max, expires).await {
+                Ok(code) => {
+                    println!("promo code {code} created: {amount} cents");
+                    Ok(())
+                }
+                Err(ReferralsError::Invalid(errors)) => anyhow::bail!(
+                    "{}",
+                    errors
+                        .iter()
+                        .map(|e| e.message.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+                Err(ReferralsError::Internal(err)) => Err(err),
+                Err(other) => anyhow::bail!("{other}"),
             }
-            Err(ReferralsError::Invalid(errors)) => anyhow::bail!(
-                "{}",
-                errors
-                    .iter()
-                    .map(|e| e.message.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ),
-            Err(ReferralsError::Internal(err)) => Err(err),
-            Err(other) => anyhow::bail!("{other}"),
-        }
-    })
+        },
+    )
 }

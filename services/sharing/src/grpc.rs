@@ -297,7 +297,7 @@ fn verification_pb(v: Verification) -> pb::Verification {
                 city: i.city,
                 address: i.address,
                 received_at: i.received_at.map(timestamp),
-                receipt: i.receipt.map(|r| pb::SignedReceipt {
+                receipt: i.receipt.map(|r| evidentia_proto::evidence::v1::Receipt {
                     payload: r.payload,
                     signature: r.signature,
                     key_id: r.key_id,

@@ -777,11 +777,7 @@ impl From<sharing::Verification> for Verification {
                     city: i.city,
                     address: i.address,
                     received_at: rfc3339(i.received_at),
-                    receipt: i.receipt.map(|r| Receipt {
-                        payload: r.payload,
-                        signature: r.signature,
-                        key_id: r.key_id,
-                    }),
+                    receipt: i.receipt.map(Receipt::from),
                 })
                 .collect(),
         }

@@ -50,7 +50,8 @@ pub async fn on_purchase(
     pricing: &Pricing,
     user_id: Uuid,
 ) -> Result<(), PaymentsError> {
-    if referral_rewards::is_pending(conn, user_id).await? {
+    // The cheap question every purchase asks.
+    if referral_rewards::is_in(conn, user_id, "pending").await? {
         settle(conn, pricing, user_id).await?;
     }
     Ok(())
@@ -231,6 +232,10 @@ pub async fn review(
     referred_id: Uuid,
     release: bool,
 ) -> Result<bool, PaymentsError> {
+    // Asked first: an id without a held reward (a typo, say) may have no wallet to lock.
+    if !referral_rewards::is_in(conn, referred_id, "held").await? {
+        return Ok(false);
+    }
     ledger::lock(conn, referred_id).await?;
     let Some(reward) = referral_rewards::lock(conn, referred_id, &["held"]).await? else {
         return Ok(false);

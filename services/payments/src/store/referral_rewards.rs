@@ -34,14 +34,14 @@ pub async fn insert_pending(
     Ok(())
 }
 
-/// Whether the user's reward waits for their first payment (no lock: the cheap question every
-/// purchase asks).
+/// Whether the user's reward is in `state` (no lock).
 #[tracing::instrument(skip_all)]
-pub async fn is_pending(conn: &mut PgConnection, referred_id: Uuid) -> sqlx::Result<bool> {
+pub async fn is_in(conn: &mut PgConnection, referred_id: Uuid, state: &str) -> sqlx::Result<bool> {
     sqlx::query_scalar!(
         r#"SELECT EXISTS (SELECT 1 FROM referral_rewards
-                          WHERE referred_id = $1 AND state = 'pending') AS "pending!""#,
-        referred_id
+                          WHERE referred_id = $1 AND state = $2) AS "found!""#,
+        referred_id,
+        state
     )
     .fetch_one(conn)
     .await

@@ -191,13 +191,17 @@ async fn one_card_behind_two_friends_is_held_for_review_and_paid_once_released()
     assert_eq!(movements(&app, &inviter, "referral").await, vec![500]);
 
     // The operator releases it (`payments referral-rewards release`): paid as any other, once.
+    // An id with no held reward (a typo) is answered as such.
     let mut conn = testing::connect(&app.service.database_url).await;
-    for expected in [true, false] {
+    for (friend, expected) in [
+        (user_of(&second), true),
+        (user_of(&second), false),
+        (Uuid::now_v7(), false),
+    ] {
         let mut tx = sqlx::Connection::begin(&mut conn).await.unwrap();
-        let released =
-            payments::app::rewards::review(&mut tx, &app.config.pricing, user_of(&second), true)
-                .await
-                .unwrap();
+        let released = payments::app::rewards::review(&mut tx, &app.config.pricing, friend, true)
+            .await
+            .unwrap();
         tx.commit().await.unwrap();
         assert_eq!(released, expected);
     }
