@@ -17,6 +17,8 @@ pub mod ratelimit;
 pub mod s3;
 pub mod service;
 pub mod shutdown;
+#[cfg(feature = "signing")]
+pub mod signing;
 pub mod sms;
 pub mod telemetry;
 #[cfg(feature = "testing")]

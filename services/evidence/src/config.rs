@@ -1,7 +1,10 @@
 //! The evidence service's configuration: defaults are the local stack.
 
 use chrono::{DateTime, Utc};
-use evidentia_common::config::{ConfigError, Configuration, ServiceConfig, env_or};
+use evidentia_common::{
+    config::{ConfigError, Configuration, ServiceConfig, env_or},
+    signing::SigningKeys,
+};
 
 use crate::{receipts::ReceiptKeys, storage::S3Config};
 
@@ -149,7 +152,7 @@ impl Configuration for Config {
             }
         };
         Ok(Self {
-            receipts: receipt_keys()?,
+            receipts: SigningKeys::from_env("EVIDENCE")?.into(),
             geocoder,
             service: ServiceConfig::from_env("evidence", 50053)?,
             s3: S3Config::from_env()?,
@@ -184,44 +187,6 @@ impl Configuration for Config {
             },
         })
     }
-}
-
-/// The receipt signing key: the PKCS#8 PEM in `EVIDENCE_RECEIPT_KEY` (in Kubernetes from a
-/// Secret), else in the file `EVIDENCE_RECEIPT_KEY_FILE` (`./dev` makes one locally); and the
-/// retired public keys, PEM one after the other, in `EVIDENCE_RECEIPT_RETIRED_KEYS` (not secret).
-fn receipt_keys() -> Result<ReceiptKeys, ConfigError> {
-    let error = |name: &str, value: &str, reason: String| ConfigError {
-        name: name.into(),
-        value: value.to_owned(),
-        reason,
-    };
-    let inline: String = env_or("EVIDENCE_RECEIPT_KEY", "")?;
-    let (name, private) = if inline.trim().is_empty() {
-        let file: String = env_or("EVIDENCE_RECEIPT_KEY_FILE", "")?;
-        if file.is_empty() {
-            return Err(error(
-                "EVIDENCE_RECEIPT_KEY",
-                "",
-                "must hold the PEM of the Ed25519 key receipts are signed with (openssl genpkey \
-                 -algorithm ed25519), or EVIDENCE_RECEIPT_KEY_FILE name its file; ./dev makes \
-                 one locally"
-                    .into(),
-            ));
-        }
-        let pem = std::fs::read_to_string(&file).map_err(|e| {
-            error(
-                "EVIDENCE_RECEIPT_KEY_FILE",
-                &file,
-                format!("cannot be read: {e}"),
-            )
-        })?;
-        ("EVIDENCE_RECEIPT_KEY_FILE", pem)
-    } else {
-        ("EVIDENCE_RECEIPT_KEY", inline)
-    };
-    let retired: String = env_or("EVIDENCE_RECEIPT_RETIRED_KEYS", "")?;
-    // The error names the variable, never its (secret) value.
-    ReceiptKeys::from_pem(&private, &retired).map_err(|e| error(name, "(not shown)", e.to_string()))
 }
 
 #[cfg(test)]

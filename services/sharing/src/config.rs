@@ -7,6 +7,7 @@ use evidentia_common::{
         ConfigError, Configuration, SecretString, ServiceConfig, env_or, secret_or, signing_secret,
     },
     s3::S3Config,
+    signing::SigningKeys,
     sms::SmsConfig,
 };
 
@@ -30,6 +31,8 @@ pub struct Config {
     pub sms: SmsConfig,
     pub evidence_url: String,
     pub payments_url: String,
+    /// Signs custody-log heads and packet manifests: the key evidence signs receipts with.
+    pub keys: SigningKeys,
     pub settings: Settings,
 }
 
@@ -50,6 +53,7 @@ impl Configuration for Config {
             sms: SmsConfig::from_env()?,
             evidence_url: env_or("EVIDENCE_GRPC_URL", "http://127.0.0.1:50053")?,
             payments_url: env_or("PAYMENTS_GRPC_URL", "http://127.0.0.1:50052")?,
+            keys: SigningKeys::from_env("SHARING")?,
             settings: Settings {
                 access_token_ttl: Duration::from_secs(env_or(
                     "SHARING_ACCESS_TOKEN_TTL_SECONDS",
@@ -106,6 +110,14 @@ impl Configuration for Config {
                 contributor_token_ttl: Duration::from_secs(env_or(
                     "SHARING_CONTRIBUTOR_TOKEN_TTL_SECONDS",
                     "86400",
+                )?),
+                custody_head_every: Duration::from_secs(env_or(
+                    "SHARING_CUSTODY_HEAD_INTERVAL_SECONDS",
+                    "3600",
+                )?),
+                packet_link_ttl: Duration::from_secs(env_or(
+                    "SHARING_PACKET_LINK_TTL_SECONDS",
+                    "600",
                 )?),
             },
         })

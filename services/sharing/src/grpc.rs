@@ -1,6 +1,7 @@
 //! The gRPC edge of sharing: proto in, domain values to the use-cases, domain results back to
 //! proto. Nothing else happens here.
 
+use chrono::Utc;
 use evidentia_common::{
     contact::{Email, PhoneNumber},
     errors::FieldError,
@@ -11,6 +12,7 @@ use evidentia_common::{
 use evidentia_proto::sharing::v1::{
     self as pb, sharing_service_server::SharingService as SharingRpc,
 };
+use futures::StreamExt;
 use prost::Message;
 use sha2::{Digest, Sha256};
 use tonic::{Request, Response, Status};
@@ -24,6 +26,7 @@ use crate::{
         create_share::{self, NewShare},
         futuregram::{self, Action, ExecutorView, FuturegramView, NewFuturegramRequest},
         owner::{self, ItemCheck, ItemCustody, ShareView},
+        packet,
         verify::{self, Lookup, Verification},
         view::{self, SharedFolder},
     },
@@ -38,6 +41,19 @@ use crate::{
 pub struct SharingApi {
     pub state: AppState,
 }
+
+impl SharingApi {
+    fn packet_deps(&self) -> packet::Deps<'_> {
+        packet::Deps {
+            pool: &self.state.pool,
+            evidence: self.state.evidence.clone(),
+            keys: &self.state.keys,
+        }
+    }
+}
+
+type PacketStream =
+    std::pin::Pin<Box<dyn futures::Stream<Item = Result<pb::PacketChunk, Status>> + Send>>;
 
 type Reply<T> = Result<Response<T>, Status>;
 
@@ -506,6 +522,8 @@ impl SharingApi {
 
 #[tonic::async_trait]
 impl SharingRpc for SharingApi {
+    type DownloadPacketStream = PacketStream;
+
     async fn get_sharer_identity(
         &self,
         request: Request<pb::GetSharerIdentityRequest>,
@@ -640,6 +658,56 @@ impl SharingRpc for SharingApi {
         Ok(Response::new(pb::FolderCustody {
             items: items.into_iter().map(custody_pb).collect(),
         }))
+    }
+
+    async fn create_packet_download(
+        &self,
+        request: Request<pb::CreatePacketDownloadRequest>,
+    ) -> Reply<pb::PacketDownload> {
+        let owner = user_of(&request)?;
+        let request = request.into_inner();
+        let folder_id = id(&request.folder_id)?;
+        let chosen = request
+            .item_ids
+            .iter()
+            .map(|item| id(item))
+            .collect::<Result<Vec<_>, _>>()?;
+        let link = packet::create(
+            &self.packet_deps(),
+            owner,
+            folder_id,
+            &chosen,
+            self.state.settings.packet_link_ttl,
+            Utc::now(),
+        )
+        .await?;
+        Ok(Response::new(pb::PacketDownload {
+            token: link.token,
+            expires_at: Some(timestamp(link.expires_at)),
+        }))
+    }
+
+    async fn download_packet(
+        &self,
+        request: Request<pb::DownloadPacketRequest>,
+    ) -> Reply<PacketStream> {
+        let token = request.into_inner().token;
+        let streamed = packet::open(&self.packet_deps(), &token, Utc::now()).await?;
+        let first = pb::PacketChunk {
+            file_name: streamed.file_name,
+            data: Vec::new(),
+        };
+        let chunks = futures::stream::once(futures::future::ready(Ok(first))).chain(
+            streamed.bytes.map(|chunk| {
+                chunk
+                    .map(|data| pb::PacketChunk {
+                        file_name: String::new(),
+                        data: data.to_vec(),
+                    })
+                    .map_err(Status::from)
+            }),
+        );
+        Ok(Response::new(Box::pin(chunks)))
     }
 
     async fn check_folder_custody(

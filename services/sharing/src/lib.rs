@@ -10,6 +10,7 @@ pub mod domain;
 pub mod error;
 pub mod grpc;
 pub mod outbound;
+pub mod packet;
 pub mod render;
 pub mod startup;
 pub mod state;

@@ -6,12 +6,16 @@ use std::{path::Path, sync::Arc, time::Duration};
 
 use async_trait::async_trait;
 use aws_sdk_s3::{Client, presigning::PresigningConfig, primitives::ByteStream};
+use bytes::Bytes;
 use chrono::{DateTime, Utc};
-use evidentia_common::{grpc::Caller, mailer::Mailer, s3::S3Config, sms::SmsSender, time};
+use evidentia_common::{
+    grpc::Caller, mailer::Mailer, s3::S3Config, signing::PublicKey, sms::SmsSender, time,
+};
 use evidentia_proto::{
     evidence::v1::{self as evidence, evidence_service_client::EvidenceServiceClient},
     payments::v1::{self as payments, payments_service_client::PaymentsServiceClient},
 };
+use futures::{StreamExt, stream::BoxStream};
 use tokio::io::AsyncWriteExt;
 use tonic::{Code, transport::Channel};
 use uuid::Uuid;
@@ -45,6 +49,7 @@ pub struct ItemFacts {
     pub city: String,
     pub address: String,
     pub duration_seconds: Option<f64>,
+    pub file_size: i64,
     /// The verified original's signed receipt, when evidence signed one.
     pub receipt: Option<SignedReceipt>,
 }
@@ -69,6 +74,14 @@ pub trait Evidence: Send + Sync {
         item_id: Uuid,
         to: &Path,
     ) -> Result<(), SharingError>;
+    /// The verified original's bytes as they arrive (memory stays flat).
+    async fn original(
+        &self,
+        owner: Uuid,
+        item_id: Uuid,
+    ) -> Result<BoxStream<'static, Result<Bytes, SharingError>>, SharingError>;
+    /// The public keys receipts are signed with, current first.
+    async fn receipt_keys(&self) -> Result<Vec<PublicKey>, SharingError>;
     /// Keeps the owner's items (no delete, no retake) until the hold is released.
     async fn hold(&self, owner: Uuid, hold_id: Uuid, items: &[Uuid]) -> Result<(), SharingError>;
     async fn release_hold(&self, owner: Uuid, hold_id: Uuid) -> Result<(), SharingError>;
@@ -531,6 +544,7 @@ impl Evidence for EvidenceGrpc {
                     city: item.city,
                     address: item.address,
                     duration_seconds: item.duration_seconds,
+                    file_size: item.file_size,
                     receipt: item.receipt.map(|r| SignedReceipt {
                         payload: r.payload,
                         signature: r.signature,
@@ -568,6 +582,45 @@ impl Evidence for EvidenceGrpc {
             .await
             .map_err(|e| SharingError::Internal(e.into()))?;
         Ok(())
+    }
+
+    async fn original(
+        &self,
+        owner: Uuid,
+        item_id: Uuid,
+    ) -> Result<BoxStream<'static, Result<Bytes, SharingError>>, SharingError> {
+        let stream = self
+            .0
+            .clone()
+            .read_original(as_user(owner).request(evidence::ReadOriginalRequest {
+                item_id: item_id.to_string(),
+            }))
+            .await
+            .map_err(upstream)?
+            .into_inner();
+        Ok(stream
+            .map(|chunk| chunk.map(|c| Bytes::from(c.data)).map_err(upstream))
+            .boxed())
+    }
+
+    async fn receipt_keys(&self) -> Result<Vec<PublicKey>, SharingError> {
+        let keys = self
+            .0
+            .clone()
+            .list_receipt_keys(evidence::ListReceiptKeysRequest {})
+            .await
+            .map_err(upstream)?
+            .into_inner()
+            .keys;
+        Ok(keys
+            .into_iter()
+            .map(|k| PublicKey {
+                id: k.id,
+                pem: k.pem,
+                raw: k.raw,
+                current: k.current,
+            })
+            .collect())
     }
 
     async fn hold(&self, owner: Uuid, hold_id: Uuid, items: &[Uuid]) -> Result<(), SharingError> {

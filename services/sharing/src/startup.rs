@@ -22,7 +22,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::{
     app::{
-        contribute, links::Links, notify_chats, purge, release_futuregrams, render_copies,
+        contribute, custody, links::Links, notify_chats, purge, release_futuregrams, render_copies,
         send_links,
     },
     config::Config,
@@ -67,6 +67,7 @@ impl Service for SharingService {
                 sms: sms::from_config(&config.sms)?,
             },
             links: Links::new(config.link_secret.clone(), &config.public_base_url),
+            keys: config.keys.clone(),
             settings: Arc::new(config.settings.clone()),
             work: Arc::new(Notify::new()),
         };
@@ -94,6 +95,12 @@ impl Service for SharingService {
         tokio::spawn(send_links::run(state.clone(), shutdown.clone()));
         tokio::spawn(notify_chats::run(state.clone(), shutdown.clone()));
         tokio::spawn(release_futuregrams::run(state.clone(), shutdown.clone()));
+        tokio::spawn(custody::run_head_signer(
+            state.pool.clone(),
+            state.keys.clone(),
+            state.settings.custody_head_every,
+            shutdown.clone(),
+        ));
         let health = infra.health_service(
             &["evidentia.sharing.v1.SharingService"],
             vec![Arc::new(redis)],

@@ -10,6 +10,7 @@ use std::{
 };
 
 use chrono::{DateTime, Utc};
+use evidentia_common::signing::SigningKeys;
 
 use redis::aio::ConnectionManager;
 use sqlx::PgPool;
@@ -60,6 +61,10 @@ pub struct Settings {
     pub contribution_uploads_per_client: u32,
     /// How long a contributor's token works (never past its link's expiry).
     pub contributor_token_ttl: Duration,
+    /// How often custody-log heads that moved are signed (at least daily).
+    pub custody_head_every: Duration,
+    /// How long a link to download an evidence packet works.
+    pub packet_link_ttl: Duration,
 }
 
 /// The time as the futuregram scheduler sees it: the system's, moved forward by an offset
@@ -95,6 +100,8 @@ pub struct AppState {
     pub organization_folders: Arc<dyn OrganizationFolders>,
     pub messengers: Messengers,
     pub links: Links,
+    /// Signs custody-log heads and packet manifests.
+    pub keys: SigningKeys,
     pub settings: Arc<Settings>,
     /// Wakes the renderer and the sender when a share is paid.
     pub work: Arc<Notify>,

@@ -151,6 +151,9 @@ from the address values without the chart seeing them.
 {{ include "evidentia.env.messages" .root | trim }}
 {{ include "evidentia.env.s3" .root | trim }}
 {{ include "evidentia.secretEnv" (dict "name" "SHARING_LINK_SECRET" "secret" $v.auth.existingSecret "key" $v.auth.sharingLinkSecretKey) }}
+{{ include "evidentia.secretEnv" (dict "name" "SHARING_RECEIPT_KEY" "secret" $v.receipts.existingSecret "key" $v.receipts.signingKeyKey) }}
+- name: SHARING_RECEIPT_RETIRED_KEYS
+  value: {{ $v.receipts.retiredPublicKeys | quote }}
 - name: EVIDENCE_GRPC_URL
   value: {{ printf "http://%s:%d" (include "evidentia.componentName" (dict "root" .root "component" "evidence")) (int $v.services.evidence.port) | quote }}
 - name: PAYMENTS_GRPC_URL

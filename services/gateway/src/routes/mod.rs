@@ -8,6 +8,7 @@ pub mod futuregram;
 pub mod health;
 pub mod org_capture;
 pub mod organizations;
+pub mod packets;
 pub mod payments;
 pub mod profile;
 pub mod recovery;
@@ -85,6 +86,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(payments::routes())
         .merge(referrals::routes())
         .merge(sharing::routes())
+        .merge(packets::routes())
         .merge(chat::routes())
         .merge(futuregram::routes())
         .merge(org_capture::routes())

@@ -288,7 +288,8 @@ async fn folder_details(
 pub struct CustodyEntry {
     pub seq: i64,
     /// `captured`, `uploaded`, `verified`, `shared`, `copy_generated`, `code_sent`,
-    /// `code_checked`, `viewed`, `downloaded` or `revoked`.
+    /// `code_checked`, `viewed`, `downloaded`, `revoked`, `chat_message`, `scheduled`, `released`
+    /// or `packet_exported`.
     pub kind: String,
     pub at: Option<String>,
     pub detail: String,

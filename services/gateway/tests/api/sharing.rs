@@ -156,3 +156,60 @@ async fn sharing_routes_answer_their_rest_shapes_and_statuses() {
     assert_eq!(status, 401, "{refused}");
     assert_eq!(refused["errors"][0]["code"], "folder_token_invalid");
 }
+
+#[tokio::test]
+async fn an_evidence_packet_is_a_link_then_a_streamed_zip() {
+    let stack = Stack::start().await;
+    let owner = stack.sign_up().await;
+    let owners = folder(&stack, &owner.access, "Packet").await;
+    let image = upload(
+        &stack,
+        &owner.access,
+        &owners,
+        jpeg(320, 240, 40),
+        "image/jpeg",
+    )
+    .await;
+    let path = format!("sharing/folder/{owners}/packet/");
+    let (status, link) = stack
+        .post_auth(&path, &owner.access, json!({ "item_ids": [image["id"]] }))
+        .await;
+    assert_eq!(status, 201, "{link}");
+    assert!(link["expires_at"].is_string(), "{link}");
+    let url = link["url"].as_str().unwrap();
+    assert!(url.starts_with("/api/sharing/packets/"), "{url}");
+
+    // The link needs no bearer token: a browser follows it as a download.
+    let response = stack
+        .http
+        .get(stack.url(url.trim_start_matches("/api/")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert_eq!(header("content-type"), "application/zip");
+    assert!(
+        header("content-disposition").starts_with("attachment; filename=\"evidence-packet-Packet-"),
+        "{}",
+        header("content-disposition")
+    );
+    let zip = response.bytes().await.unwrap();
+    assert_eq!(&zip[..4], b"PK\x03\x04");
+
+    // Without a token, for another user's folder, or by an unknown link: the API's errors.
+    let (status, _) = stack.post(&path, json!({})).await;
+    assert_eq!(status, 401);
+    let stranger = stack.sign_up().await;
+    let (status, _) = stack.post_auth(&path, &stranger.access, json!({})).await;
+    assert_eq!(status, 404);
+    let (status, refused) = stack.get("sharing/packets/unknown/").await;
+    assert_eq!(status, 404, "{refused}");
+}

@@ -1,16 +1,25 @@
 //! The custody log: every item's story as an append-only chain. Each entry's hash covers the
 //! item, its place in the chain, what happened, when, and the hash before it, so changing or
 //! removing any entry breaks every hash from there on and the check names the first.
+//!
+//! A log's head (its last entry's sequence number and hash) is signed at least daily, and when a
+//! packet is made: whoever holds an older signed head can tell if the history before it was
+//! rewritten since.
+
+use std::{collections::BTreeMap, time::Duration};
 
 use chrono::{DateTime, SecondsFormat, Utc};
+use evidentia_common::signing::SigningKeys;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
-use sqlx::PgConnection;
+use sqlx::{PgConnection, PgPool};
+use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use crate::{
     error::SharingError,
     outbound::ItemFacts,
-    store::custody::{self, EntryRow},
+    store::custody::{self, EntryRow, HeadRow},
 };
 
 /// The first entry's `prev_hash`.
@@ -32,6 +41,7 @@ pub enum Kind {
     ChatMessage,
     Scheduled,
     Released,
+    PacketExported,
 }
 
 impl Kind {
@@ -50,6 +60,7 @@ impl Kind {
             Self::ChatMessage => "chat_message",
             Self::Scheduled => "scheduled",
             Self::Released => "released",
+            Self::PacketExported => "packet_exported",
         }
     }
 }
@@ -182,6 +193,90 @@ pub fn first_broken(entries: &[EntryRow]) -> Option<&EntryRow> {
     None
 }
 
+/// The version of the signed head's format, signed with it.
+pub const HEAD_VERSION: i64 = 1;
+
+/// The canonical bytes of a signed head: JSON with sorted keys, no white space, strings and
+/// integers only (as receipts).
+pub fn head_payload(
+    item_id: Uuid,
+    seq: i64,
+    hash: &str,
+    signed_at: DateTime<Utc>,
+    key_id: &str,
+) -> String {
+    let fields: BTreeMap<&str, Value> = BTreeMap::from([
+        ("hash", Value::from(hash)),
+        ("item_id", Value::from(item_id.to_string())),
+        ("key_id", Value::from(key_id)),
+        ("seq", Value::from(seq)),
+        (
+            "signed_at",
+            Value::from(signed_at.to_rfc3339_opts(SecondsFormat::Micros, true)),
+        ),
+        ("type", Value::from("custody_head")),
+        ("version", Value::from(HEAD_VERSION)),
+    ]);
+    serde_json::to_string(&fields).unwrap_or_else(|_| unreachable!("strings and integers"))
+}
+
+/// Signs the head of every log that grew since its last signed head (only `items`, when given),
+/// in batches; answers how many were signed.
+pub async fn sign_heads(
+    pool: &PgPool,
+    keys: &SigningKeys,
+    items: Option<&[Uuid]>,
+    now: DateTime<Utc>,
+) -> Result<usize, SharingError> {
+    const BATCH: i64 = 500;
+    let key_id = keys.current_id();
+    let signed_at = truncate_micros(now);
+    let mut signed = 0;
+    loop {
+        let mut tx = pool.begin().await?;
+        let heads = custody::unsigned_heads(&mut tx, items, BATCH).await?;
+        for head in &heads {
+            let payload = head_payload(head.item_id, head.seq, &head.hash, signed_at, &key_id);
+            let row = HeadRow {
+                item_id: head.item_id,
+                seq: head.seq,
+                hash: head.hash.clone(),
+                signed_at,
+                signature: keys.sign(payload.as_bytes()),
+                payload,
+            };
+            custody::insert_head(&mut tx, head.owner_id, &row).await?;
+        }
+        tx.commit().await?;
+        signed += heads.len();
+        if i64::try_from(heads.len()).unwrap_or(i64::MAX) < BATCH {
+            return Ok(signed);
+        }
+    }
+}
+
+/// The head signer, in every sharing replica: two replicas signing the same head keep the first.
+pub async fn run_head_signer(
+    pool: PgPool,
+    keys: SigningKeys,
+    every: Duration,
+    shutdown: CancellationToken,
+) {
+    loop {
+        match sign_heads(&pool, &keys, None, Utc::now()).await {
+            Ok(0) => {}
+            Ok(signed) => tracing::info!(signed, "signed custody-log heads"),
+            Err(err) => {
+                tracing::error!(error = ?err, "signing custody-log heads failed; it tries again")
+            }
+        }
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            () = tokio::time::sleep(every.max(Duration::from_secs(1))) => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,6 +301,28 @@ mod tests {
                 entry
             })
             .collect()
+    }
+
+    #[test]
+    fn a_head_payload_is_sorted_compact_json_that_verifies() {
+        let keys = SigningKeys::generate();
+        let at = DateTime::from_timestamp(1_800_000_000, 123_456_000).unwrap_or_default();
+        let payload = head_payload(Uuid::nil(), 7, &"ab".repeat(32), at, &keys.current_id());
+        assert_eq!(
+            payload,
+            format!(
+                r#"{{"hash":"{}","item_id":"00000000-0000-0000-0000-000000000000","key_id":"{}","seq":7,"signed_at":"2027-01-15T08:00:00.123456Z","type":"custody_head","version":1}}"#,
+                "ab".repeat(32),
+                keys.current_id()
+            )
+        );
+        let signature = keys.sign(payload.as_bytes());
+        let public = &keys.public_keys()[0];
+        assert!(evidentia_common::signing::verify(
+            payload.as_bytes(),
+            &signature,
+            public
+        ));
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod futuregram;
 pub mod links;
 pub mod notify_chats;
 pub mod owner;
+pub mod packet;
 pub mod purge;
 pub mod release_futuregrams;
 pub mod render_copies;

@@ -1,5 +1,6 @@
 //! A purged account leaves nothing here: its shares (with their deliveries, codes, tokens and
-//! copies), the copies' objects and its files' custody logs.
+//! copies), the copies' objects, its files' custody logs with their signed heads, and its packet
+//! downloads.
 
 use std::sync::Arc;
 

@@ -83,3 +83,84 @@ pub async fn has_entries(conn: &mut PgConnection, item_id: Uuid) -> sqlx::Result
     .await?;
     Ok(found)
 }
+
+/// The last entry of an item's log, where no head was signed for it yet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnsignedHead {
+    pub item_id: Uuid,
+    pub seq: i64,
+    pub owner_id: Uuid,
+    pub hash: String,
+}
+
+/// Up to `limit` items whose log grew since its last signed head; only `items` when given.
+#[tracing::instrument(skip_all)]
+pub async fn unsigned_heads(
+    conn: &mut PgConnection,
+    items: Option<&[Uuid]>,
+    limit: i64,
+) -> sqlx::Result<Vec<UnsignedHead>> {
+    sqlx::query_as!(
+        UnsignedHead,
+        r#"SELECT DISTINCT ON (e.item_id) e.item_id, e.seq, e.owner_id, e.hash
+           FROM custody_entries e
+           WHERE ($1::uuid[] IS NULL OR e.item_id = ANY($1))
+             AND NOT EXISTS (SELECT 1 FROM custody_heads h
+                             WHERE h.item_id = e.item_id AND h.seq >= e.seq)
+             AND e.seq = (SELECT max(seq) FROM custody_entries l WHERE l.item_id = e.item_id)
+           ORDER BY e.item_id, e.seq DESC
+           LIMIT $2"#,
+        items,
+        limit
+    )
+    .fetch_all(conn)
+    .await
+}
+
+/// A signed head, as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadRow {
+    pub item_id: Uuid,
+    pub seq: i64,
+    pub hash: String,
+    pub signed_at: DateTime<Utc>,
+    pub payload: String,
+    pub signature: String,
+}
+
+/// Records a signed head; another replica's head for the same entry stays (either is valid).
+#[tracing::instrument(skip_all, fields(item.id = %h.item_id))]
+pub async fn insert_head(conn: &mut PgConnection, owner: Uuid, h: &HeadRow) -> sqlx::Result<()> {
+    sqlx::query!(
+        "INSERT INTO custody_heads (item_id, seq, owner_id, hash, signed_at, payload, signature)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (item_id, seq) DO NOTHING",
+        h.item_id,
+        h.seq,
+        owner,
+        h.hash,
+        h.signed_at,
+        h.payload,
+        h.signature
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Every signed head of the owner's `items`, oldest first per item.
+#[tracing::instrument(skip_all)]
+pub async fn heads_for(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    items: &[Uuid],
+) -> sqlx::Result<Vec<HeadRow>> {
+    sqlx::query_as!(
+        HeadRow,
+        "SELECT item_id, seq, hash, signed_at, payload, signature FROM custody_heads
+         WHERE owner_id = $1 AND item_id = ANY($2) ORDER BY item_id, seq",
+        owner,
+        items
+    )
+    .fetch_all(conn)
+    .await
+}

@@ -9,4 +9,5 @@ pub mod copies;
 pub mod custody;
 pub mod deliveries;
 pub mod futuregrams;
+pub mod packets;
 pub mod shares;

@@ -324,6 +324,12 @@ pub async fn forget_owner(conn: &mut PgConnection, owner: Uuid) -> sqlx::Result<
         .execute(&mut *conn)
         .await?;
     sqlx::query!("DELETE FROM custody_entries WHERE owner_id = $1", owner)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query!("DELETE FROM custody_heads WHERE owner_id = $1", owner)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query!("DELETE FROM packet_downloads WHERE owner_id = $1", owner)
         .execute(conn)
         .await?;
     Ok(keys)

@@ -96,6 +96,8 @@ impl TestApp {
         config.settings.futuregram_tick = Duration::from_millis(200);
         config.settings.futuregram_view_ttl = Duration::from_secs(7 * 86_400);
         config.settings.clock = Clock::system();
+        // Custody-log heads are signed every second, so a test sees the signer's work.
+        config.settings.custody_head_every = Duration::from_secs(1);
         let sharing = Spawned::start::<SharingService>(config.clone()).await;
         Self {
             sharing: Some(sharing),

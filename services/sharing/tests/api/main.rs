@@ -13,4 +13,5 @@ mod chats;
 mod contributions;
 mod futuregrams;
 mod helpers;
+mod packets;
 mod shares;

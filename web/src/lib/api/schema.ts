@@ -1820,6 +1820,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sharing/folder/{folder_id}/packet/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A link to the folder's evidence packet: a ZIP of its verified files (or the chosen ones) with
+         *     their signed receipts, custody logs and signed log heads, a signed manifest, the public keys,
+         *     `VERIFY.md` and `verify.sh`, which checks it all offline with `sha256sum` and `openssl`.
+         */
+        post: operations["create_packet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sharing/folder/{folder_id}/share/": {
         parameters: {
             query?: never;
@@ -1962,6 +1983,27 @@ export interface paths {
         get?: never;
         /** Replaces the recipients before the release (up to as many as were paid for). */
         put: operations["update_futuregram_recipients"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sharing/packets/{token}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The evidence packet a link opens, streamed as `application/zip`. An unknown or expired link
+         *     is 404; a file that cannot be read mid-way ends the download unfinished, so it is not mistaken
+         *     for a whole packet.
+         */
+        get: operations["download_packet"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -3138,6 +3180,15 @@ export interface components {
             name: string;
             /** @description `owner`, `admin` or `member`. */
             role: string;
+        };
+        PacketLink: {
+            expires_at?: string | null;
+            /** @description Where the packet downloads from (no bearer token needed) until `expires_at`. */
+            url: string;
+        };
+        PacketRequest: {
+            /** @description Files of the folder to put in the packet; none: every verified file. */
+            item_ids?: string[];
         };
         PartNumbers: {
             /**
@@ -8835,6 +8886,72 @@ export interface operations {
             };
         };
     };
+    create_packet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                folder_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PacketRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PacketLink"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     share_folder: {
         parameters: {
             query?: never;
@@ -9241,6 +9358,52 @@ export interface operations {
             };
             /** @description The request body is larger than 1 MiB. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    download_packet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": number[];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

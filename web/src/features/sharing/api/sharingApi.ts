@@ -1,6 +1,6 @@
 //! The sharing calls (spec §7 "Sharing"; docs/decisions.md "Sharing"): the owner's shares of a folder,
-//! revoking one, its public link, each file's custody log and its check; the recipient's code and
-//! shared folder; public verification. Paying for a share is lib/api/sharing.ts (checkout's call).
+//! revoking one, its public link, each file's custody log and its check, the evidence packet; the
+//! recipient's code and shared folder; public verification. Paying for a share is lib/api/sharing.ts (checkout's call).
 //!
 //! A recipient's access travels as the folder token in the header X-Folder-Token (never as the
 //! bearer: a recipient may be signed out, or signed in as someone else) or, for a public link,
@@ -23,6 +23,7 @@ import type {
   FuturegramCreated,
   FuturegramRequest,
   LinkSent,
+  PacketLink,
   SituationFuturegrams,
   FolderShares,
   PublicLink,
@@ -75,6 +76,10 @@ export const sharingApi = sharingTags.injectEndpoints({
     checkCustody: build.mutation<ChainCheck['items'], string>({
       query: (folderId) => ({ url: `sharing/folder/${q(folderId)}/authenticate/`, method: 'POST' }),
       transformResponse: (body: ChainCheck) => body.items,
+    }),
+    /** A short-lived link to the folder's evidence packet (every verified file, or `itemIds`). */
+    createPacket: build.mutation<PacketLink, { folderId: string; itemIds?: string[] }>({
+      query: ({ folderId, itemIds }) => ({ url: `sharing/folder/${q(folderId)}/packet/`, method: 'POST', body: { item_ids: itemIds ?? [] } }),
     }),
 
     // --- the recipient (X-Folder-Token or ?link=) ---
@@ -178,6 +183,7 @@ export const {
   useSetPublicLinkMutation,
   useFolderContentsQuery,
   useCheckCustodyMutation,
+  useCreatePacketMutation,
   useSendSharingCodeMutation,
   useCheckSharingCodeMutation,
   useSharedFolderQuery,

@@ -23,7 +23,8 @@ export type CustodyKind =
   | 'revoked'
   | 'chat_message'
   | 'scheduled'
-  | 'released';
+  | 'released'
+  | 'packet_exported';
 export type FuturegramState = 'pending' | 'waiting' | 'released' | 'vetoed';
 export type ExecutorState = 'invited' | 'accepted' | 'declined';
 /** What an executor's link does: the two documented answers, and an accepted executor's two. */
@@ -188,6 +189,8 @@ interface SharingSchemas {
     can_veto: boolean;
   };
   LinkSent: { sent_to: string };
+  PacketRequest: { item_ids?: string[] };
+  PacketLink: { url: string; expires_at: string | null };
 }
 
 type Schemas = SharingSchemas;
@@ -222,6 +225,7 @@ export type Futuregram = Camelize<Schemas['Futuregram']>;
 export type SituationFuturegrams = Camelize<Schemas['SituationFuturegrams']>;
 export type ExecutorStanding = Camelize<Schemas['ExecutorStanding']>;
 export type LinkSent = Camelize<Schemas['LinkSent']>;
+export type PacketLink = Camelize<Schemas['PacketLink']>;
 
 /** An executor as the request names one. */
 export interface ExecutorInput {

@@ -3,18 +3,30 @@
 //! downloads, revocations; each entry hashed onto the one before), and 'Check custody chain'
 //! (sharing/folder/{id}/authenticate/), which walks every file's chain and says it is intact or
 //! names the first entry that does not hold. With an item, only that file (its Details sheet).
+//!
+//! 'Download evidence packet' (the folder's, not an item's) asks for a short-lived link and
+//! follows it: the browser downloads the ZIP as it streams, with the files, signed receipts,
+//! custody logs and the `verify.sh` that checks them offline.
 import { useId } from 'react';
 import { useAppDispatch } from '../../../lib/store/hooks';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { alreadyReported, firstErrorMessage } from '../../../lib/api/errors';
 import { formatDateTime } from '../../../lib/format/format';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
-import { useCheckCustodyMutation, useFolderContentsQuery } from '../api/sharingApi';
+import { useCheckCustodyMutation, useCreatePacketMutation, useFolderContentsQuery } from '../api/sharingApi';
 import type { ChainCheckItem } from '../api/types';
 import { CUSTODY_KIND_LABELS, plural } from '../model/labels';
 import '../sharing.css';
 
 export const CHECK_FAILED = 'The custody chain could not be checked.';
+export const PACKET_FAILED = 'The evidence packet could not be prepared.';
+/** How long after the download starts the log is read again (it then holds the export). */
+const REFRESH_AFTER_MS = 3000;
+
+/** Starts a download the browser handles itself (the packet streams; nothing is held here). */
+export function followDownload(url: string) {
+  window.location.assign(url);
+}
 
 /** What the check found for one file. */
 export function chainVerdict(check: ChainCheckItem): string {
@@ -24,11 +36,20 @@ export function chainVerdict(check: ChainCheckItem): string {
   return `Broken at entry ${broken.seq} (${CUSTODY_KIND_LABELS[broken.kind] ?? broken.kind}, ${formatDateTime(broken.at)}).`;
 }
 
-export function FolderCustody({ folderId, itemId }: { folderId: string; itemId?: string }) {
+interface Props {
+  folderId: string;
+  /** Only this file's log (its Details sheet), without the packet. */
+  itemId?: string;
+  /** How a packet's link is followed (a test watches it). */
+  follow?: (url: string) => void;
+}
+
+export function FolderCustody({ folderId, itemId, follow = followDownload }: Props) {
   const titleId = useId();
   const dispatch = useAppDispatch();
   const contents = useFolderContentsQuery(folderId);
   const [check, checking] = useCheckCustodyMutation();
+  const [createPacket, creating] = useCreatePacketMutation();
   const verdicts = new Map((checking.data ?? []).map((item) => [item.itemId, item]));
 
   const run = async () => {
@@ -36,6 +57,18 @@ export function FolderCustody({ folderId, itemId }: { folderId: string; itemId?:
     if ('error' in result && !alreadyReported(result.error)) {
       dispatch(showSnackbar({ message: firstErrorMessage(result.error, CHECK_FAILED), type: 'error' }));
     }
+  };
+
+  const download = async () => {
+    const result = await createPacket({ folderId });
+    if ('error' in result) {
+      if (!alreadyReported(result.error)) {
+        dispatch(showSnackbar({ message: firstErrorMessage(result.error, PACKET_FAILED), type: 'error' }));
+      }
+      return;
+    }
+    follow(result.data.url);
+    window.setTimeout(() => void contents.refetch(), REFRESH_AFTER_MS);
   };
 
   return (
@@ -46,6 +79,17 @@ export function FolderCustody({ folderId, itemId }: { folderId: string; itemId?:
       <PrimaryButton variant="secondary" loading={checking.isLoading} disabled={!contents.data?.length} onClick={() => void run()}>
         Check custody chain
       </PrimaryButton>
+      {!itemId && (
+        <div className="sharing-packet">
+          <PrimaryButton variant="secondary" loading={creating.isLoading} onClick={() => void download()}>
+            Download evidence packet
+          </PrimaryButton>
+          <p className="muted">
+            A ZIP of this folder's verified files with their signed receipts and custody logs. Anyone can check it offline: the
+            VERIFY.md inside explains how.
+          </p>
+        </div>
+      )}
       {contents.isLoading && <p className="muted">Loading…</p>}
       {contents.isError && (
         <div className="sharing-failure">

@@ -7,7 +7,7 @@ import { ShareSuccessPage } from '../routes/ShareSuccessPage';
 import { MESSAGES } from '../model/labels';
 import { answer, type ApiCall, renderAt, serve } from '../../../testing';
 import { apiRecipient, apiShare, makeSharingStore } from '../testing/helpers';
-import { CHECK_FAILED, FolderCustody } from './FolderCustody';
+import { CHECK_FAILED, FolderCustody, PACKET_FAILED } from './FolderCustody';
 import { FolderShares, REVOKE_SUBTITLE, REVOKE_TITLE } from './FolderShares';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -174,6 +174,38 @@ describe('the custody log', () => {
     await screen.findByRole('list', { name: 'Custody log of Front bumper' });
     expect(screen.queryByRole('list', { name: 'Custody log of Rear door' })).not.toBeInTheDocument();
     expect(screen.getByText('Shared with 1 recipient; 0 can still open it')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Download evidence packet' })).not.toBeInTheDocument();
+  });
+
+  it('Download evidence packet asks for a link and follows it; a refusal says why', async () => {
+    const follow = vi.fn();
+    const calls = serve({
+      'GET sharing/folder/folder-1/contents/': CONTENTS,
+      'POST sharing/folder/folder-1/packet/': { url: '/api/sharing/packets/secret/', expires_at: '2026-11-27T12:10:00Z' },
+    });
+    const store = makeSharingStore();
+    renderAt(store, [{ path: '/proof', element: <FolderCustody folderId="folder-1" follow={follow} /> }], '/proof');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Download evidence packet' })));
+    await waitFor(() => expect(follow).toHaveBeenCalledWith('/api/sharing/packets/secret/'));
+    const asked = calls.find((c: ApiCall) => c.method === 'POST' && c.path.endsWith('/packet/'));
+    expect(asked?.body).toEqual({ item_ids: [] });
+    expect(screen.getByText(/Anyone can check it offline/)).toBeInTheDocument();
+  });
+
+  it('a refused packet says why', async () => {
+    serve({
+      'GET sharing/folder/folder-1/contents/': CONTENTS,
+      'POST sharing/folder/folder-1/packet/': answer(400, { errors: [{ field: 'item_ids', message: 'This folder has no verified files yet.' }] }),
+    });
+    const store = makeSharingStore();
+    const follow = vi.fn();
+    renderAt(store, [{ path: '/proof', element: <FolderCustody folderId="folder-1" follow={follow} /> }], '/proof');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Download evidence packet' })));
+    await waitFor(() =>
+      expect(store.getState().snackbar).toMatchObject({ type: 'error', message: 'This folder has no verified files yet.' }),
+    );
+    expect(follow).not.toHaveBeenCalled();
+    expect(PACKET_FAILED).toBe('The evidence packet could not be prepared.');
   });
 
   it('a failed check says so', async () => {

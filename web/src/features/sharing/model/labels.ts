@@ -36,6 +36,7 @@ export const CUSTODY_KIND_LABELS: Record<CustodyKind, string> = {
   chat_message: 'Message',
   scheduled: 'Scheduled in a futuregram',
   released: 'Futuregram released',
+  packet_exported: 'Exported in an evidence packet',
 };
 
 export const MEDIA_TYPE_LABELS: Record<SharedMediaType, string> = { image: 'Photo', video: 'Video', audio: 'Audio' };

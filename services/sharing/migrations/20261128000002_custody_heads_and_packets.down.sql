@@ -1,0 +1,2 @@
+DROP TABLE packet_downloads;
+DROP TABLE custody_heads;

@@ -1,0 +1,57 @@
+//! `packet_downloads`: the links an owner's evidence packets are downloaded by.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PacketDownload {
+    pub owner_id: Uuid,
+    pub folder_id: Uuid,
+    /// Empty: the whole folder.
+    pub item_ids: Vec<Uuid>,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// Records a download link (and drops links that expired, so the table stays small).
+#[tracing::instrument(skip_all, fields(folder.id = %d.folder_id))]
+pub async fn insert(
+    conn: &mut PgConnection,
+    token_hash: &[u8],
+    d: &PacketDownload,
+    now: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    sqlx::query!("DELETE FROM packet_downloads WHERE expires_at < $1", now)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query!(
+        "INSERT INTO packet_downloads (token_hash, owner_id, folder_id, item_ids, expires_at)
+         VALUES ($1, $2, $3, $4, $5)",
+        token_hash,
+        d.owner_id,
+        d.folder_id,
+        &d.item_ids,
+        d.expires_at
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The download a link's secret opens, while it has not expired.
+#[tracing::instrument(skip_all)]
+pub async fn find(
+    conn: &mut PgConnection,
+    token_hash: &[u8],
+    now: DateTime<Utc>,
+) -> sqlx::Result<Option<PacketDownload>> {
+    sqlx::query_as!(
+        PacketDownload,
+        "SELECT owner_id, folder_id, item_ids, expires_at FROM packet_downloads
+         WHERE token_hash = $1 AND expires_at > $2",
+        token_hash,
+        now
+    )
+    .fetch_optional(conn)
+    .await
+}
