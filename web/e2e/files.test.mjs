@@ -5,6 +5,9 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { BASE_URL, eventually, launch, phone, signUp, storedLoginInfo, uniqueUser } from './support.mjs';
@@ -171,6 +174,22 @@ describe('My Files', () => {
     assert.match(text, /Berlin/);
     assert.match(text, /Verified/);
     await section.getByTestId('receipt-check').filter({ hasText: 'signature valid' }).waitFor();
+
+    // The evidence packet downloads as a ZIP that checks out offline with its own verify.sh.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download evidence packet' }).click(),
+    ]);
+    assert.match(download.suggestedFilename(), /^evidence-packet-.+\.zip$/);
+    const unpacked = await mkdtemp(join(tmpdir(), 'packet-'));
+    try {
+      await run('unzip', ['-q', await download.path(), '-d', unpacked]);
+      const { stdout } = await run('sh', [join(unpacked, 'verify.sh')]);
+      assert.match(stdout, /OK: every check passed/);
+      assert.match(stdout, /SHA-256 matches the manifest and its signed receipt/);
+    } finally {
+      await rm(unpacked, { recursive: true, force: true });
+    }
     await page.goBack();
   });
 

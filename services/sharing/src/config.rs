@@ -11,7 +11,10 @@ use evidentia_common::{
     sms::SmsConfig,
 };
 
-use crate::state::{Clock, Settings};
+use crate::{
+    render::provenance::Provenance,
+    state::{Clock, Settings},
+};
 
 /// The local stack's key for recipients' links (anyone can read it here, so it is refused
 /// elsewhere).
@@ -33,6 +36,8 @@ pub struct Config {
     pub payments_url: String,
     /// Signs custody-log heads and packet manifests: the key evidence signs receipts with.
     pub keys: SigningKeys,
+    /// Signs the C2PA manifests of authenticated copies.
+    pub provenance: Provenance,
     pub settings: Settings,
 }
 
@@ -54,6 +59,7 @@ impl Configuration for Config {
             evidence_url: env_or("EVIDENCE_GRPC_URL", "http://127.0.0.1:50053")?,
             payments_url: env_or("PAYMENTS_GRPC_URL", "http://127.0.0.1:50052")?,
             keys: SigningKeys::from_env("SHARING")?,
+            provenance: Provenance::from_env()?,
             settings: Settings {
                 access_token_ttl: Duration::from_secs(env_or(
                     "SHARING_ACCESS_TOKEN_TTL_SECONDS",

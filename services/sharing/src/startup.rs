@@ -68,6 +68,7 @@ impl Service for SharingService {
             },
             links: Links::new(config.link_secret.clone(), &config.public_base_url),
             keys: config.keys.clone(),
+            provenance: config.provenance.clone(),
             settings: Arc::new(config.settings.clone()),
             work: Arc::new(Notify::new()),
         };

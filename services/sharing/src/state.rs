@@ -19,6 +19,7 @@ use tokio::sync::Notify;
 use crate::{
     app::links::Links,
     outbound::{CopyStore, Evidence, Messengers, OrganizationFolders, Payments},
+    render::provenance::Provenance,
 };
 
 /// Limits and lifetimes, from the configuration.
@@ -102,6 +103,8 @@ pub struct AppState {
     pub links: Links,
     /// Signs custody-log heads and packet manifests.
     pub keys: SigningKeys,
+    /// Signs the C2PA manifests of authenticated copies.
+    pub provenance: Provenance,
     pub settings: Arc<Settings>,
     /// Wakes the renderer and the sender when a share is paid.
     pub work: Arc<Notify>,

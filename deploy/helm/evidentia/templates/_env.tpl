@@ -154,6 +154,10 @@ from the address values without the chart seeing them.
 {{ include "evidentia.secretEnv" (dict "name" "SHARING_RECEIPT_KEY" "secret" $v.receipts.existingSecret "key" $v.receipts.signingKeyKey) }}
 - name: SHARING_RECEIPT_RETIRED_KEYS
   value: {{ $v.receipts.retiredPublicKeys | quote }}
+{{ include "evidentia.secretEnv" (dict "name" "SHARING_C2PA_CERT_CHAIN" "secret" $v.c2pa.existingSecret "key" $v.c2pa.chainKey) }}
+{{ include "evidentia.secretEnv" (dict "name" "SHARING_C2PA_KEY" "secret" $v.c2pa.existingSecret "key" $v.c2pa.privateKeyKey) }}
+- name: SHARING_C2PA_ALG
+  value: {{ $v.c2pa.alg | quote }}
 - name: EVIDENCE_GRPC_URL
   value: {{ printf "http://%s:%d" (include "evidentia.componentName" (dict "root" .root "component" "evidence")) (int $v.services.evidence.port) | quote }}
 - name: PAYMENTS_GRPC_URL

@@ -1,6 +1,7 @@
 //! The copy renderer: takes the next copy to make, streams the original from evidence into a
 //! scratch folder, burns the watermark in (images in Rust, video and audio with ffmpeg), stores
-//! the copy under sharing's own prefix and logs its hash in the item's custody log. A failed
+//! the copy under sharing's own prefix and logs its hash in the item's custody log. An
+//! authenticated copy is signed with a C2PA manifest before it is hashed and stored. A failed
 //! attempt is retried later; after a few, the copy is marked failed.
 
 use std::{path::PathBuf, time::Duration};
@@ -11,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use crate::{
     app::custody::{self, Kind},
     outbound::COPIES_PREFIX,
-    render::{self, Banner, Rendered},
+    render::{self, Banner, Rendered, provenance::CopyFacts},
     state::AppState,
     store::copies::{self, Job},
 };
@@ -172,6 +173,29 @@ async fn make(state: &AppState, job: &Job) -> anyhow::Result<(String, Rendered)>
         "jpg"
     } else {
         "mp4"
+    };
+    // An authenticated copy carries its C2PA manifest; its hash is the signed file's.
+    let (output, rendered) = if job.copy_type == "authenticated" {
+        let signed = scratch.0.join(format!("copy.signed.{extension}"));
+        let facts = CopyFacts {
+            transaction_number: job.transaction_number.clone(),
+            generated_for: job.generated_for.clone(),
+            sent_to: job.sent_to.clone(),
+            generated_on: job.created_at,
+            original_name: job.original_name.clone(),
+            original_sha256: job.original_sha256.clone(),
+        };
+        let provenance = state.provenance.clone();
+        let content_type = rendered.content_type;
+        let (input, out) = (output.clone(), signed.clone());
+        let described = tokio::task::spawn_blocking(move || {
+            provenance.sign(&input, &out, content_type, &facts)?;
+            Ok::<_, anyhow::Error>(render::describe(&out, content_type)?)
+        })
+        .await??;
+        (signed, described)
+    } else {
+        (output, rendered)
     };
     let key = format!("{COPIES_PREFIX}{}/{}.{extension}", job.share_id, job.id);
     state

@@ -11,6 +11,7 @@ pub mod image;
 mod jpeg;
 mod layout;
 mod process;
+pub mod provenance;
 pub mod video;
 
 use std::{
@@ -105,7 +106,7 @@ fn write_once(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
 }
 
 /// Size and SHA-256 of a finished output file, streamed (a video copy can be gigabytes).
-fn describe(path: &Path, content_type: &'static str) -> io::Result<Rendered> {
+pub fn describe(path: &Path, content_type: &'static str) -> io::Result<Rendered> {
     let mut file = fs::File::open(path)?;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0; 256 * 1024];

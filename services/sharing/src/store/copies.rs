@@ -31,6 +31,8 @@ pub struct Job {
     pub transaction_number: String,
     pub media_type: String,
     pub created_at: DateTime<Utc>,
+    pub original_name: String,
+    pub original_sha256: String,
 }
 
 #[tracing::instrument(skip_all)]
@@ -117,7 +119,8 @@ pub async fn claim(conn: &mut PgConnection, lease_secs: f64) -> sqlx::Result<Opt
              RETURNING c.id, c.share_id, c.item_id, c.delivery_id, c.attempts
          )
          SELECT t.id, t.share_id, t.item_id, t.attempts, s.owner_id, s.copy_type, s.generated_for,
-                d.sent_to, d.transaction_number, i.media_type, s.created_at
+                d.sent_to, d.transaction_number, i.media_type, s.created_at,
+                i.name AS original_name, i.original_sha256
          FROM taken t
          JOIN shares s ON s.id = t.share_id
          JOIN deliveries d ON d.id = t.delivery_id

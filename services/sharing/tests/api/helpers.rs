@@ -444,3 +444,20 @@ pub fn email(address: &str) -> pb::Recipient {
 pub fn unique(prefix: &str) -> String {
     format!("{prefix}-{}@example.com", Uuid::now_v7().simple())
 }
+
+/// A file's C2PA manifest read back trusting the local root (the last certificate of the chain
+/// `./dev` made): its validation state and the manifest store as JSON.
+pub fn c2pa_of(bytes: &[u8], mime: &str) -> (c2pa::ValidationState, String) {
+    let chain_file =
+        std::env::var("SHARING_C2PA_CERT_CHAIN_FILE").expect("./dev exports the chain");
+    let chain = std::fs::read_to_string(chain_file).unwrap();
+    let root = &chain[chain.rfind("-----BEGIN CERTIFICATE-----").unwrap()..];
+    let settings = c2pa::settings::Settings::new()
+        .with_value("trust.trust_anchors", root.to_owned())
+        .unwrap();
+    let context = c2pa::Context::new().with_settings(settings).unwrap();
+    let reader = c2pa::Reader::from_context(context)
+        .with_stream(mime, std::io::Cursor::new(bytes.to_vec()))
+        .unwrap();
+    (reader.validation_state(), reader.json())
+}

@@ -12,7 +12,7 @@ use evidentia_common::{
 use tonic::Code;
 use uuid::Uuid;
 
-use crate::helpers::{TestApp, User, email, unique};
+use crate::helpers::{TestApp, User, c2pa_of, email, unique};
 
 /// Waits until every recipient of the folder's newest share has all its copies.
 async fn until_ready(app: &TestApp, owner: &User, folder: &str) -> pb::FolderShares {
@@ -203,6 +203,32 @@ async fn an_authenticated_share_is_paid_once_rendered_with_the_banner_and_opened
     assert!(
         audio_streams.iter().any(|s| s.starts_with("audio:")),
         "{audio_streams:?}"
+    );
+    // Each copy carries a C2PA manifest trusted under our root: an edit of the original, for
+    // this transaction.
+    for (bytes, mime, original) in [
+        (&copy, "image/jpeg", &image),
+        (&video_copy, "video/mp4", &video),
+        (&audio_copy, "video/mp4", &audio),
+    ] {
+        let (state, json) = c2pa_of(bytes, mime);
+        assert_eq!(state, c2pa::ValidationState::Trusted, "{json}");
+        for expected in [
+            "c2pa.edited",
+            "com.evidentia.copy",
+            &number,
+            &original.sha256,
+        ] {
+            assert!(json.contains(expected), "{expected} in {json}");
+        }
+    }
+    let mut changed = copy.clone();
+    let near_end = changed.len() - 20;
+    changed[near_end] ^= 0xFF;
+    assert_eq!(
+        c2pa_of(&changed, "image/jpeg").0,
+        c2pa::ValidationState::Invalid,
+        "one changed byte"
     );
 
     let copy_event = |copy_id: String, kind: &str| pb::RecordCopyEventRequest {

@@ -1999,7 +1999,7 @@ export interface paths {
         };
         /**
          * The evidence packet a link opens, streamed as `application/zip`. An unknown or expired link
-         *     is 404; a file that cannot be read mid-way ends the download unfinished, so it is not mistaken
+         *     is 404, a folder whose storage date passed since is 400 (`storage_expired`); a file that cannot be read mid-way ends the download unfinished, so it is not mistaken
          *     for a whole packet.
          */
         get: operations["download_packet"];
@@ -2594,7 +2594,8 @@ export interface components {
             hash: string;
             /**
              * @description `captured`, `uploaded`, `verified`, `shared`, `copy_generated`, `code_sent`,
-             *     `code_checked`, `viewed`, `downloaded` or `revoked`.
+             *     `code_checked`, `viewed`, `downloaded`, `revoked`, `chat_message`, `scheduled`, `released`
+             *     or `packet_exported`.
              */
             kind: string;
             prev_hash: string;
@@ -8933,14 +8934,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description The request body is larger than 1 MiB. */
             413: {
                 headers: {
@@ -9386,7 +9379,6 @@ export interface operations {
                     "application/zip": number[];
                 };
             };
-            /** @description The request is malformed or a field is invalid. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9396,14 +9388,6 @@ export interface operations {
                 };
             };
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
