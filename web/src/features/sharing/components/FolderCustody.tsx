@@ -4,7 +4,7 @@
 //! (sharing/folder/{id}/authenticate/), which walks every file's chain and says it is intact or
 //! names the first entry that does not hold. With an item, only that file (its Details sheet).
 //!
-//! 'Download evidence packet' (the folder's, not an item's) asks for a short-lived link and
+//! 'Download evidence packet' (the folder's, or in Details the file's) asks for a short-lived link and
 //! follows it: the browser downloads the ZIP as it streams, with the files, signed receipts,
 //! custody logs and the `verify.sh` that checks them offline.
 import { useId } from 'react';
@@ -38,7 +38,7 @@ export function chainVerdict(check: ChainCheckItem): string {
 
 interface Props {
   folderId: string;
-  /** Only this file's log (its Details sheet), without the packet. */
+  /** Only this file's log and packet (its Details sheet). */
   itemId?: string;
   /** How a packet's link is followed (a test watches it). */
   follow?: (url: string) => void;
@@ -60,7 +60,7 @@ export function FolderCustody({ folderId, itemId, follow = followDownload }: Pro
   };
 
   const download = async () => {
-    const result = await createPacket({ folderId });
+    const result = await createPacket({ folderId, itemIds: itemId ? [itemId] : undefined });
     if ('error' in result) {
       if (!alreadyReported(result.error)) {
         dispatch(showSnackbar({ message: firstErrorMessage(result.error, PACKET_FAILED), type: 'error' }));
@@ -79,17 +79,17 @@ export function FolderCustody({ folderId, itemId, follow = followDownload }: Pro
       <PrimaryButton variant="secondary" loading={checking.isLoading} disabled={!contents.data?.length} onClick={() => void run()}>
         Check custody chain
       </PrimaryButton>
-      {!itemId && (
-        <div className="sharing-packet">
-          <PrimaryButton variant="secondary" loading={creating.isLoading} onClick={() => void download()}>
-            Download evidence packet
-          </PrimaryButton>
-          <p className="muted">
-            A ZIP of this folder's verified files with their signed receipts and custody logs. Anyone can check it offline: the
-            VERIFY.md inside explains how.
-          </p>
-        </div>
-      )}
+      <div className="sharing-packet">
+        <PrimaryButton variant="secondary" loading={creating.isLoading} onClick={() => void download()}>
+          Download evidence packet
+        </PrimaryButton>
+        <p className="muted">
+          {itemId
+            ? 'A ZIP of this file with its signed receipt and custody log.'
+            : "A ZIP of this folder's verified files with their signed receipts and custody logs."}{' '}
+          Anyone can check it offline: the VERIFY.md inside explains how.
+        </p>
+      </div>
       {contents.isLoading && <p className="muted">Loading…</p>}
       {contents.isError && (
         <div className="sharing-failure">

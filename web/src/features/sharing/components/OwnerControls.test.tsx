@@ -174,7 +174,19 @@ describe('the custody log', () => {
     await screen.findByRole('list', { name: 'Custody log of Front bumper' });
     expect(screen.queryByRole('list', { name: 'Custody log of Rear door' })).not.toBeInTheDocument();
     expect(screen.getByText('Shared with 1 recipient; 0 can still open it')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Download evidence packet' })).not.toBeInTheDocument();
+  });
+
+  it("a file's Details download that file's packet", async () => {
+    const follow = vi.fn();
+    const calls = serve({
+      'GET sharing/folder/folder-1/contents/': CONTENTS,
+      'POST sharing/folder/folder-1/packet/': { url: '/api/sharing/packets/one/', expires_at: null },
+    });
+    renderAt(makeSharingStore(), [{ path: '/details', element: <FolderCustody folderId="folder-1" itemId="item-1" follow={follow} /> }], '/details');
+    expect(screen.getByText(/A ZIP of this file with its signed receipt and custody log\./)).toBeInTheDocument();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Download evidence packet' })));
+    await waitFor(() => expect(follow).toHaveBeenCalledWith('/api/sharing/packets/one/'));
+    expect(calls.find((c: ApiCall) => c.path.endsWith('/packet/'))?.body).toEqual({ item_ids: ['item-1'] });
   });
 
   it('Download evidence packet asks for a link and follows it; a refusal says why', async () => {
