@@ -1,7 +1,7 @@
 //! The owner's evidence packet (see `crate::packet` for what it holds). Asking for one gives a
-//! short-lived link; opening the link records the export in each file's custody log, signs the
-//! logs' heads, and streams the ZIP while it is written: the originals pass through in chunks,
-//! so a folder of many gigabytes takes neither memory nor disk here.
+//! short-lived, single-use link; opening the link records the export in each file's custody log,
+//! signs the logs' heads, and streams the ZIP while it is written: the originals pass through in
+//! chunks, so a folder of many gigabytes takes neither memory nor disk here.
 
 use std::{collections::HashSet, io, sync::Arc};
 
@@ -124,8 +124,8 @@ pub async fn create(
     Ok(Link { token, expires_at })
 }
 
-/// Opens a link: the custody logs say the files were exported, their heads are signed, and the
-/// ZIP streams. An unknown or expired link is NotFound.
+/// Opens a link, once: the custody logs say the files were exported, their heads are signed, and
+/// the ZIP streams. An unknown, spent or expired link is NotFound.
 pub async fn open(
     deps: &Deps<'_>,
     token: &str,
@@ -133,7 +133,7 @@ pub async fn open(
 ) -> Result<Streamed, SharingError> {
     let download = {
         let mut conn = deps.pool.acquire().await?;
-        packets::find(&mut conn, &hash_secret(token), now)
+        packets::take(&mut conn, &hash_secret(token), now)
             .await?
             .ok_or(SharingError::NotFound)?
     };
@@ -156,7 +156,7 @@ pub async fn open(
             item.id,
             Kind::PacketExported,
             now,
-            "exported by its owner in an evidence packet",
+            "exported in an evidence packet by its owner's download link",
         )
         .await?;
     }
@@ -184,9 +184,15 @@ pub async fn open(
                     .filter(|e| e.item_id == item.id)
                     .cloned()
                     .collect(),
+                // Only heads of entries read: one signed between the two reads (a recipient's view
+                // just then) would be past the log's end here.
                 heads: heads
                     .iter()
-                    .filter(|h| h.item_id == item.id)
+                    .filter(|h| {
+                        entries.iter().any(|e| {
+                            e.item_id == item.id && e.seq == h.seq && e.item_id == h.item_id
+                        })
+                    })
                     .cloned()
                     .collect(),
                 name: item.name,

@@ -380,6 +380,28 @@ mod tests {
         );
         std::fs::write(root.join("manifest.json"), &manifest).unwrap();
 
+        // A manifest re-signed with another key filed under our key's id.
+        let forger = SigningKeys::generate();
+        let pem = root.join(format!("keys/{}.pem", keys.current_id()));
+        let ours = std::fs::read(&pem).unwrap();
+        std::fs::write(&pem, &forger.public_keys()[0].pem).unwrap();
+        let forged_signature = base64::Engine::decode(
+            &base64::engine::general_purpose::STANDARD,
+            forger.sign(manifest.as_bytes()),
+        )
+        .unwrap();
+        let genuine_signature = std::fs::read(root.join("manifest.sig")).unwrap();
+        std::fs::write(root.join("manifest.sig"), forged_signature).unwrap();
+        let (passed, out) = verify(root, None);
+        assert!(!passed);
+        assert!(
+            out.contains("FAILED  manifest.json: the signature does not match"),
+            "{out}"
+        );
+        std::fs::write(&pem, ours).unwrap();
+        std::fs::write(root.join("manifest.sig"), genuine_signature).unwrap();
+        assert!(verify(root, None).0);
+
         // One custody line: in the middle, then the last.
         let lines: Vec<&str> = original_log.lines().collect();
         let without_second = [lines[0], lines[2], lines[3]].join("\n") + "\n";
@@ -397,10 +419,11 @@ mod tests {
         assert!(!passed);
         assert!(
             out.contains(&format!(
-                "FAILED  custody/{first}.jsonl: it ends at entry 3, the manifest says entry 4"
+                "FAILED  custody/{first}.jsonl: it ends at entry 3 ("
             )),
             "{out}"
         );
+        assert!(out.contains("the manifest says entry 4 ("), "{out}");
 
         // One changed detail, its hash left as it was.
         std::fs::write(&log, original_log.replace("device time", "device tame")).unwrap();

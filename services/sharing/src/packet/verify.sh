@@ -8,13 +8,20 @@
 #                                     packet of the same files against this packet's logs
 #
 # VERIFY.md explains each check.
+older=""
+if [ -n "${1:-}" ]; then
+  # Resolved before moving into this packet's folder, so a relative path means what it says.
+  older=$(cd "$1" 2>/dev/null && pwd) && [ -f "$older/manifest.json" ] || {
+    echo "verify.sh: $1 is not an unpacked evidence packet (no manifest.json there)"
+    exit 2
+  }
+fi
 cd "$(dirname "$0")" || exit 2
 LC_ALL=C
 export LC_ALL
-older=${1:-}
 report=$(mktemp) || exit 2
 work=$(mktemp) || exit 2
-trap 'rm -f "$report" "$work"' EXIT
+trap 'rm -f "$report" "$work" "$work.files"' EXIT
 
 ok() { printf 'OK      %s\n' "$*" | tee -a "$report"; }
 bad() { printf 'FAILED  %s\n' "$*" | tee -a "$report"; }
@@ -22,17 +29,29 @@ bad() { printf 'FAILED  %s\n' "$*" | tee -a "$report"; }
 for tool in sha256sum openssl awk sed; do
   command -v "$tool" >/dev/null 2>&1 || { echo "verify.sh needs $tool"; exit 2; }
 done
+# LibreSSL (macOS's openssl) has no -rawin: without it every signature would look forged.
+openssl pkeyutl -help 2>&1 | grep -q -- '-rawin' || {
+  echo "verify.sh needs OpenSSL 3 (openssl pkeyutl -rawin); this openssl is $(openssl version)"
+  exit 2
+}
 
 # field JSON NAME: the value of a string or integer field of a one-line JSON object.
 field() {
   printf '%s\n' "$1" | sed -n "s/.*\"$2\":\"\{0,1\}\([^\",}]*\)\"\{0,1\}[,}].*/\1/p" | head -n 1
 }
 
+# key_id PEM: a public key's id, computed from the key itself: the first 16 hex digits of the
+# SHA-256 of its 32 raw bytes (the last 32 bytes of its DER form).
+key_id() {
+  openssl pkey -pubin -in "$1" -outform DER 2>/dev/null | tail -c 32 | sha256sum | cut -c1-16
+}
+
 # signed PAYLOAD_FILE SIGNATURE_FILE: the signature is Ed25519 of the payload's exact bytes, by
-# the key the payload names (keys/KEY_ID.pem).
+# the key the payload names (keys/KEY_ID.pem), and that file holds the key with that id.
 signed() {
   kid=$(field "$(cat "$1")" key_id)
   [ -n "$kid" ] && [ -f "keys/$kid.pem" ] && [ -f "$2" ] || return 1
+  [ "$(key_id "keys/$kid.pem")" = "$kid" ] || return 1
   openssl pkeyutl -verify -pubin -inkey "keys/$kid.pem" -rawin -in "$1" -sigfile "$2" >/dev/null 2>&1
 }
 
@@ -179,7 +198,7 @@ while IFS= read -r entry; do
   if [ -n "$broken" ]; then
     bad "$log: $broken"
   elif [ "$(field "$last" seq)" != "$last_seq" ] || [ "$(field "$last" hash)" != "$last_hash" ]; then
-    bad "$log: it ends at entry $(field "$last" seq), the manifest says entry $last_seq (entries were removed or added)"
+    bad "$log: it ends at entry $(field "$last" seq) ($(field "$last" hash | cut -c1-16)…), the manifest says entry $last_seq ($(printf %s "$last_hash" | cut -c1-16)…): entries were removed, added or rewritten"
   else
     ok "$log: $last_seq entries, each following the one before"
   fi
@@ -192,7 +211,7 @@ rm -f "$work.files"
 
 for file in files/*; do
   [ -f "$file" ] || continue
-  grep -q "\"path\":\"$file\"" manifest.json || bad "$file: not in the manifest"
+  grep -qF "\"path\":\"$file\"" manifest.json || bad "$file: not in the manifest"
 done
 
 if grep -q '^FAILED' "$report"; then

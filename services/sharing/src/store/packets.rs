@@ -38,17 +38,18 @@ pub async fn insert(
     Ok(())
 }
 
-/// The download a link's secret opens, while it has not expired.
+/// The download a link's secret opens, while it has not expired; the link is spent by it, so a
+/// link seen again (in a log, a history) opens nothing.
 #[tracing::instrument(skip_all)]
-pub async fn find(
+pub async fn take(
     conn: &mut PgConnection,
     token_hash: &[u8],
     now: DateTime<Utc>,
 ) -> sqlx::Result<Option<PacketDownload>> {
     sqlx::query_as!(
         PacketDownload,
-        "SELECT owner_id, folder_id, item_ids, expires_at FROM packet_downloads
-         WHERE token_hash = $1 AND expires_at > $2",
+        "DELETE FROM packet_downloads WHERE token_hash = $1 AND expires_at > $2
+         RETURNING owner_id, folder_id, item_ids, expires_at",
         token_hash,
         now
     )
