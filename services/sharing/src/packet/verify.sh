@@ -11,10 +11,10 @@
 older=""
 if [ -n "${1:-}" ]; then
   # Resolved before moving into this packet's folder, so a relative path means what it says.
-  older=$(cd "$1" 2>/dev/null && pwd) && [ -f "$older/manifest.json" ] || {
+  if ! older=$(cd "$1" 2>/dev/null && pwd) || [ ! -f "$older/manifest.json" ]; then
     echo "verify.sh: $1 is not an unpacked evidence packet (no manifest.json there)"
     exit 2
-  }
+  fi
 fi
 cd "$(dirname "$0")" || exit 2
 LC_ALL=C
