@@ -67,13 +67,6 @@ pub trait Evidence: Send + Sync {
     /// The owner's folder; another user's is NotFound.
     async fn folder(&self, owner: Uuid, folder_id: Uuid) -> Result<FolderFacts, SharingError>;
     async fn items(&self, owner: Uuid, folder_id: Uuid) -> Result<Vec<ItemFacts>, SharingError>;
-    /// Streams the verified original into `to`; memory stays flat.
-    async fn read_original(
-        &self,
-        owner: Uuid,
-        item_id: Uuid,
-        to: &Path,
-    ) -> Result<(), SharingError>;
     /// The verified original's bytes as they arrive (memory stays flat).
     async fn original(
         &self,
@@ -85,6 +78,28 @@ pub trait Evidence: Send + Sync {
     /// Keeps the owner's items (no delete, no retake) until the hold is released.
     async fn hold(&self, owner: Uuid, hold_id: Uuid, items: &[Uuid]) -> Result<(), SharingError>;
     async fn release_hold(&self, owner: Uuid, hold_id: Uuid) -> Result<(), SharingError>;
+}
+
+/// Writes the verified original into `to` as evidence streams it (memory stays flat).
+pub async fn save_original(
+    evidence: &dyn Evidence,
+    owner: Uuid,
+    item_id: Uuid,
+    to: &Path,
+) -> Result<(), SharingError> {
+    let mut stream = evidence.original(owner, item_id).await?;
+    let mut file = tokio::fs::File::create(to)
+        .await
+        .map_err(|e| SharingError::Internal(e.into()))?;
+    while let Some(chunk) = stream.next().await {
+        file.write_all(&chunk?)
+            .await
+            .map_err(|e| SharingError::Internal(e.into()))?;
+    }
+    file.flush()
+        .await
+        .map_err(|e| SharingError::Internal(e.into()))?;
+    Ok(())
 }
 
 /// A step of an organization folder, with the contributor's own files when asked.
@@ -553,35 +568,6 @@ impl Evidence for EvidenceGrpc {
                 })
             })
             .collect())
-    }
-
-    async fn read_original(
-        &self,
-        owner: Uuid,
-        item_id: Uuid,
-        to: &Path,
-    ) -> Result<(), SharingError> {
-        let mut stream = self
-            .0
-            .clone()
-            .read_original(as_user(owner).request(evidence::ReadOriginalRequest {
-                item_id: item_id.to_string(),
-            }))
-            .await
-            .map_err(upstream)?
-            .into_inner();
-        let mut file = tokio::fs::File::create(to)
-            .await
-            .map_err(|e| SharingError::Internal(e.into()))?;
-        while let Some(chunk) = stream.message().await.map_err(upstream)? {
-            file.write_all(&chunk.data)
-                .await
-                .map_err(|e| SharingError::Internal(e.into()))?;
-        }
-        file.flush()
-            .await
-            .map_err(|e| SharingError::Internal(e.into()))?;
-        Ok(())
     }
 
     async fn original(

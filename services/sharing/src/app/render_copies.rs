@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::{
     app::custody::{self, Kind},
-    outbound::COPIES_PREFIX,
+    outbound::{self, COPIES_PREFIX},
     render::{self, Banner, Rendered, provenance::CopyFacts},
     state::AppState,
     store::copies::{self, Job},
@@ -128,11 +128,14 @@ async fn make(state: &AppState, job: &Job) -> anyhow::Result<(String, Rendered)>
     tokio::fs::create_dir_all(&dir).await?;
     let scratch = Scratch(dir);
     let original = scratch.0.join("original");
-    state
-        .evidence
-        .read_original(job.owner_id, job.item_id, &original)
-        .await
-        .map_err(|err| anyhow::anyhow!("reading the original: {err}"))?;
+    outbound::save_original(
+        state.evidence.as_ref(),
+        job.owner_id,
+        job.item_id,
+        &original,
+    )
+    .await
+    .map_err(|err| anyhow::anyhow!("reading the original: {err}"))?;
     let banner = banner(job);
     let (output, rendered) = match job.media_type.as_str() {
         "image" => {
