@@ -735,3 +735,179 @@ async fn join_at_accounts(
         .into_inner();
     user_of(jwt_secret, &tokens.access)
 }
+
+/// A time-stamping authority of the test's own: OpenSSL's `openssl ts -reply` behind a plain
+/// HTTP listener on loopback, with a CA and a TSA certificate made for it. No public authority
+/// is reachable from the tests, and this one speaks the same RFC 3161 over HTTP.
+pub struct LocalTsa {
+    /// `http://127.0.0.1:PORT/`
+    pub url: String,
+    /// The CA certificate its tokens check against (PEM).
+    pub ca_pem: String,
+    /// While set, it answers 503, as an authority that is down.
+    pub down: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl LocalTsa {
+    pub fn start() -> Self {
+        use std::{
+            io::{BufRead, BufReader, Read, Write},
+            net::TcpListener,
+            process::Command,
+            sync::{
+                Arc,
+                atomic::{AtomicBool, Ordering},
+            },
+        };
+        let dir = std::env::temp_dir().join(format!("evidentia-tsa-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("TSA directory: {e}"));
+        let openssl = |args: &[&str]| {
+            let out = Command::new("openssl")
+                .args(args)
+                .current_dir(&dir)
+                .output()
+                .unwrap_or_else(|e| panic!("openssl runs: {e}"));
+            assert!(
+                out.status.success(),
+                "openssl {args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        std::fs::write(
+            dir.join("tsa.ext"),
+            "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n\
+             extendedKeyUsage=critical,timeStamping\n",
+        )
+        .unwrap_or_else(|e| panic!("extensions: {e}"));
+        std::fs::write(
+            dir.join("ts.cnf"),
+            "[ tsa ]\ndefault_tsa = local\n[ local ]\ndir = .\nserial = ./serial\n\
+             crypto_device = builtin\nsigner_cert = ./tsa.pem\ncerts = ./ca.pem\n\
+             signer_key = ./tsa.key\nsigner_digest = sha256\ndefault_policy = 1.3.6.1.4.1.4146.2.3\n\
+             digests = sha256\naccuracy = secs:1\nordering = no\ntsa_name = no\n\
+             ess_cert_id_chain = no\ness_cert_id_alg = sha256\n",
+        )
+        .unwrap_or_else(|e| panic!("ts config: {e}"));
+        std::fs::write(dir.join("serial"), "01\n").unwrap_or_else(|e| panic!("serial: {e}"));
+        let ec = [
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-nodes",
+        ];
+        let mut ca = vec!["req", "-x509"];
+        ca.extend(ec);
+        ca.extend([
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.pem",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=Evidentia test TSA root",
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign",
+        ]);
+        openssl(&ca);
+        let mut leaf = vec!["req"];
+        leaf.extend(ec);
+        leaf.extend([
+            "-keyout",
+            "tsa.key",
+            "-out",
+            "tsa.csr",
+            "-subj",
+            "/CN=Evidentia test TSA",
+        ]);
+        openssl(&leaf);
+        openssl(&[
+            "x509",
+            "-req",
+            "-in",
+            "tsa.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "tsa.pem",
+            "-days",
+            "2",
+            "-extfile",
+            "tsa.ext",
+        ]);
+        let ca_pem =
+            std::fs::read_to_string(dir.join("ca.pem")).unwrap_or_else(|e| panic!("CA: {e}"));
+
+        let listener =
+            TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("TSA listener: {e}"));
+        let url = format!(
+            "http://{}/",
+            listener
+                .local_addr()
+                .unwrap_or_else(|e| panic!("address: {e}"))
+        );
+        let down = Arc::new(AtomicBool::new(false));
+        let refusing = down.clone();
+        std::thread::spawn(move || {
+            for (n, stream) in listener.incoming().enumerate() {
+                let Ok(mut stream) = stream else { continue };
+                let mut reader =
+                    BufReader::new(stream.try_clone().unwrap_or_else(|e| panic!("stream: {e}")));
+                let mut length = 0usize;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                    if let Some((name, value)) = line.split_once(':')
+                        && name.eq_ignore_ascii_case("content-length")
+                    {
+                        length = value.trim().parse().unwrap_or(0);
+                    }
+                }
+                let mut query = vec![0; length];
+                if reader.read_exact(&mut query).is_err() {
+                    continue;
+                }
+                let (status, body) = if refusing.load(Ordering::SeqCst) {
+                    ("503 Service Unavailable", Vec::new())
+                } else {
+                    let (q, r) = (format!("q{n}.tsq"), format!("r{n}.tsr"));
+                    std::fs::write(dir.join(&q), &query).unwrap_or_else(|e| panic!("query: {e}"));
+                    let out = Command::new("openssl")
+                        .args([
+                            "ts",
+                            "-reply",
+                            "-config",
+                            "ts.cnf",
+                            "-queryfile",
+                            &q,
+                            "-out",
+                            &r,
+                        ])
+                        .current_dir(&dir)
+                        .output()
+                        .unwrap_or_else(|e| panic!("openssl ts runs: {e}"));
+                    match std::fs::read(dir.join(&r)) {
+                        Ok(reply) if out.status.success() => ("200 OK", reply),
+                        _ => ("500 Internal Server Error", Vec::new()),
+                    }
+                };
+                let head = format!(
+                    "HTTP/1.1 {status}\r\ncontent-type: application/timestamp-reply\r\n\
+                     content-length: {}\r\nconnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = stream.write_all(head.as_bytes());
+                let _ = stream.write_all(&body);
+            }
+        });
+        Self { url, ca_pem, down }
+    }
+}

@@ -6,7 +6,7 @@ use evidentia_common::{
     signing::SigningKeys,
 };
 
-use crate::{receipts::ReceiptKeys, storage::S3Config};
+use crate::{receipts::ReceiptKeys, storage::S3Config, timestamps::Tsa};
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -21,6 +21,10 @@ pub struct Config {
     pub contributions: ContributionPolicy,
     /// The key receipts are signed with, and the retired keys published beside it.
     pub receipts: ReceiptKeys,
+    /// Where receipts get their RFC 3161 timestamps (`EVIDENCE_TSA_URL`); none: no timestamps.
+    pub timestamps: Option<Tsa>,
+    /// How often receipts waiting for a timestamp are sent (`EVIDENCE_TSA_INTERVAL_SECONDS`).
+    pub timestamp_interval_seconds: u64,
 }
 
 /// Reverse geocoding: the bundled gazetteer, or Nominatim falling back to it.
@@ -152,6 +156,8 @@ impl Configuration for Config {
             }
         };
         Ok(Self {
+            timestamps: timestamp_authority()?,
+            timestamp_interval_seconds: env_or("EVIDENCE_TSA_INTERVAL_SECONDS", "5")?,
             receipts: SigningKeys::from_env("EVIDENCE")?.into(),
             geocoder,
             service: ServiceConfig::from_env("evidence", 50053)?,
@@ -187,6 +193,53 @@ impl Configuration for Config {
             },
         })
     }
+}
+
+/// The time-stamping authority, when `EVIDENCE_TSA_URL` names one: its CA certificate comes from
+/// `EVIDENCE_TSA_CA` (PEM) or the file `EVIDENCE_TSA_CA_FILE`.
+fn timestamp_authority() -> Result<Option<Tsa>, ConfigError> {
+    let url: String = env_or("EVIDENCE_TSA_URL", "")?;
+    if url.is_empty() {
+        return Ok(None);
+    }
+    let invalid = |name: &str, value: String, reason: &str| ConfigError {
+        name: name.into(),
+        value,
+        reason: reason.into(),
+    };
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(invalid(
+            "EVIDENCE_TSA_URL",
+            url,
+            "must be the http:// or https:// URL of an RFC 3161 time-stamping authority",
+        ));
+    }
+    let mut ca: String = env_or("EVIDENCE_TSA_CA", "")?;
+    if ca.is_empty() {
+        let file: String = env_or("EVIDENCE_TSA_CA_FILE", "")?;
+        ca = std::fs::read_to_string(&file).map_err(|e| {
+            invalid(
+                "EVIDENCE_TSA_CA_FILE",
+                file.clone(),
+                &format!("the authority's CA certificate (PEM) could not be read: {e}"),
+            )
+        })?;
+    }
+    if !ca.contains("-----BEGIN CERTIFICATE-----") {
+        return Err(invalid(
+            "EVIDENCE_TSA_CA",
+            String::new(),
+            "must be the time-stamping authority's CA certificate in PEM",
+        ));
+    }
+    let timeout: u64 = env_or("EVIDENCE_TSA_TIMEOUT_SECONDS", "10")?;
+    Tsa::new(
+        url.clone(),
+        ca,
+        std::time::Duration::from_secs(timeout.max(1)),
+    )
+    .map(Some)
+    .map_err(|e| invalid("EVIDENCE_TSA_URL", url, &e.to_string()))
 }
 
 #[cfg(test)]

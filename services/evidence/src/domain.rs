@@ -341,6 +341,9 @@ pub struct Item {
     pub review_state: Option<String>,
     pub receipt: Option<String>,
     pub receipt_signature: Option<String>,
+    /// The receipt's RFC 3161 token (DER) and the time it states, once an authority gave one.
+    pub receipt_timestamp: Option<Vec<u8>>,
+    pub receipt_timestamped_at: Option<DateTime<Utc>>,
 }
 
 impl Item {

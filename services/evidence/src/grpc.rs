@@ -341,6 +341,8 @@ impl From<ItemView> for pb::Item {
                     key_id: receipts::key_id_of(&payload).unwrap_or_default(),
                     payload,
                     signature,
+                    timestamp_token: item.receipt_timestamp.unwrap_or_default(),
+                    timestamped_at: item.receipt_timestamped_at.map(timestamp),
                 }),
         }
     }
@@ -1019,6 +1021,13 @@ impl EvidenceRpc for EvidenceApi {
                     current: key.current,
                 })
                 .collect(),
+            timestamp_authority_pem: self
+                .state
+                .config
+                .timestamps
+                .as_ref()
+                .map(|tsa| tsa.ca_pem.clone())
+                .unwrap_or_default(),
         }))
     }
 }

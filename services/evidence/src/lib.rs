@@ -16,6 +16,7 @@ pub mod state;
 pub mod storage;
 pub mod store;
 pub mod thumbnails;
+pub mod timestamps;
 
 pub use config::Config;
 pub use startup::EvidenceService;

@@ -18,7 +18,8 @@ use tokio_util::sync::CancellationToken;
 use crate::{
     app::{
         make_thumbnail::ThumbnailOnUpload, purge_account::PurgeOnAccountPurged,
-        storage_dates::ExtendOnPayment, sweeper, usage::OpenOnSignUp, verify::VerifyOnUpload,
+        storage_dates::ExtendOnPayment, sweeper, timestamp_receipts, usage::OpenOnSignUp,
+        verify::VerifyOnUpload,
     },
     config::{Config, GeocoderConfig},
     geocode::{Gazetteer, Geocoder, Nominatim},
@@ -95,6 +96,14 @@ impl Service for EvidenceService {
             ),
         ));
         let config = Arc::new(config);
+        if let Some(tsa) = config.timestamps.clone() {
+            infra.tasks.spawn(timestamp_receipts::run(
+                infra.pool.clone(),
+                tsa,
+                Duration::from_secs(config.timestamp_interval_seconds),
+                shutdown.clone(),
+            ));
+        }
         infra.tasks.spawn(sweeper::run(
             infra.pool.clone(),
             store.clone(),

@@ -44,8 +44,10 @@ async fn main() -> anyhow::Result<()> {
                     .into_owned(),
                 sha256: "0".repeat(64),
                 size,
+                original_sha256: None,
                 receipt: None,
                 custody: Vec::new(),
+                withheld: Default::default(),
                 heads: Vec::new(),
             };
             Ok((file, path))
@@ -55,8 +57,10 @@ async fn main() -> anyhow::Result<()> {
     let contents = Contents {
         folder_name: "benchmark".into(),
         generated_at: Utc::now(),
+        recipient: None,
         files: files.iter().map(|(f, _)| f.clone()).collect(),
         keys: keys.public_keys(),
+        timestamp_authority_pem: None,
     };
     let started = std::time::Instant::now();
     let output = tokio::fs::File::create(&out).await?;

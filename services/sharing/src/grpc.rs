@@ -46,8 +46,19 @@ impl SharingApi {
     fn packet_deps(&self) -> packet::Deps<'_> {
         packet::Deps {
             pool: &self.state.pool,
+            links: &self.state.links,
             evidence: self.state.evidence.clone(),
+            copies: self.state.copies.clone(),
             keys: &self.state.keys,
+        }
+    }
+}
+
+impl From<packet::Link> for pb::PacketDownload {
+    fn from(link: packet::Link) -> Self {
+        Self {
+            token: link.token,
+            expires_at: Some(timestamp(link.expires_at)),
         }
     }
 }
@@ -317,6 +328,7 @@ fn verification_pb(v: Verification) -> pb::Verification {
                     payload: r.payload,
                     signature: r.signature,
                     key_id: r.key_id,
+                    ..Default::default()
                 }),
             })
             .collect(),
@@ -681,10 +693,22 @@ impl SharingRpc for SharingApi {
             Utc::now(),
         )
         .await?;
-        Ok(Response::new(pb::PacketDownload {
-            token: link.token,
-            expires_at: Some(timestamp(link.expires_at)),
-        }))
+        Ok(Response::new(link.into()))
+    }
+
+    async fn create_recipient_packet_download(
+        &self,
+        request: Request<pb::CreateRecipientPacketDownloadRequest>,
+    ) -> Reply<pb::PacketDownload> {
+        let token = request.into_inner().access_token;
+        let link = packet::create_for_recipient(
+            &self.packet_deps(),
+            &token,
+            self.state.settings.packet_link_ttl,
+            Utc::now(),
+        )
+        .await?;
+        Ok(Response::new(link.into()))
     }
 
     async fn download_packet(

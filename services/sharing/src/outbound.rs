@@ -60,6 +60,17 @@ pub struct SignedReceipt {
     pub payload: String,
     pub signature: String,
     pub key_id: String,
+    /// The RFC 3161 token (DER) over the SHA-256 of the raw signature, once an authority gave
+    /// one.
+    pub timestamp: Option<Vec<u8>>,
+}
+
+/// What receipts are checked with: evidence's public keys, current first, and the certificate
+/// of the time-stamping authority whose tokens receipts carry, when one is configured.
+#[derive(Debug, Clone, Default)]
+pub struct ReceiptKeys {
+    pub keys: Vec<PublicKey>,
+    pub timestamp_authority_pem: Option<String>,
 }
 
 #[async_trait]
@@ -73,8 +84,8 @@ pub trait Evidence: Send + Sync {
         owner: Uuid,
         item_id: Uuid,
     ) -> Result<BoxStream<'static, Result<Bytes, SharingError>>, SharingError>;
-    /// The public keys receipts are signed with, current first.
-    async fn receipt_keys(&self) -> Result<Vec<PublicKey>, SharingError>;
+    /// The public keys receipts are signed with, current first, and the timestamps' authority.
+    async fn receipt_keys(&self) -> Result<ReceiptKeys, SharingError>;
     /// Keeps the owner's items (no delete, no retake) until the hold is released.
     async fn hold(&self, owner: Uuid, hold_id: Uuid, items: &[Uuid]) -> Result<(), SharingError>;
     async fn release_hold(&self, owner: Uuid, hold_id: Uuid) -> Result<(), SharingError>;
@@ -235,6 +246,8 @@ pub trait CopyStore: Send + Sync {
     async fn put_file(&self, key: &str, path: &Path, content_type: &str) -> anyhow::Result<()>;
     /// A short-lived GET of a copy; with a file name, the browser saves it under that name.
     async fn presign_get(&self, key: &str, download_as: Option<&str>) -> anyhow::Result<String>;
+    /// A copy's bytes as they arrive (memory stays flat).
+    async fn get(&self, key: &str) -> anyhow::Result<BoxStream<'static, std::io::Result<Bytes>>>;
     async fn delete(&self, keys: Vec<String>) -> anyhow::Result<()>;
 }
 
@@ -564,6 +577,7 @@ impl Evidence for EvidenceGrpc {
                         payload: r.payload,
                         signature: r.signature,
                         key_id: r.key_id,
+                        timestamp: (!r.timestamp_token.is_empty()).then_some(r.timestamp_token),
                     }),
                 })
             })
@@ -589,24 +603,28 @@ impl Evidence for EvidenceGrpc {
             .boxed())
     }
 
-    async fn receipt_keys(&self) -> Result<Vec<PublicKey>, SharingError> {
-        let keys = self
+    async fn receipt_keys(&self) -> Result<ReceiptKeys, SharingError> {
+        let published = self
             .0
             .clone()
             .list_receipt_keys(evidence::ListReceiptKeysRequest {})
             .await
             .map_err(upstream)?
-            .into_inner()
-            .keys;
-        Ok(keys
-            .into_iter()
-            .map(|k| PublicKey {
-                id: k.id,
-                pem: k.pem,
-                raw: k.raw,
-                current: k.current,
-            })
-            .collect())
+            .into_inner();
+        Ok(ReceiptKeys {
+            keys: published
+                .keys
+                .into_iter()
+                .map(|k| PublicKey {
+                    id: k.id,
+                    pem: k.pem,
+                    raw: k.raw,
+                    current: k.current,
+                })
+                .collect(),
+            timestamp_authority_pem: Some(published.timestamp_authority_pem)
+                .filter(|pem| !pem.is_empty()),
+        })
     }
 
     async fn hold(&self, owner: Uuid, hold_id: Uuid, items: &[Uuid]) -> Result<(), SharingError> {
@@ -706,6 +724,17 @@ impl CopyStore for S3Copies {
             .presigned(PresigningConfig::expires_in(self.ttl)?)
             .await?;
         Ok(presigned.uri().to_owned())
+    }
+
+    async fn get(&self, key: &str) -> anyhow::Result<BoxStream<'static, std::io::Result<Bytes>>> {
+        let object = self
+            .client
+            .get_object()
+            .bucket(&self.bucket)
+            .key(key)
+            .send()
+            .await?;
+        Ok(tokio_util::io::ReaderStream::new(object.body.into_async_read()).boxed())
     }
 
     async fn delete(&self, keys: Vec<String>) -> anyhow::Result<()> {

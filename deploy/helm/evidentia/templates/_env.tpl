@@ -147,6 +147,13 @@ from the address values without the chart seeing them.
 {{ include "evidentia.secretEnv" (dict "name" "EVIDENCE_RECEIPT_KEY" "secret" $v.receipts.existingSecret "key" $v.receipts.signingKeyKey) }}
 - name: EVIDENCE_RECEIPT_RETIRED_KEYS
   value: {{ $v.receipts.retiredPublicKeys | quote }}
+{{- with $v.receipts.timestamps }}
+{{- if .url }}
+- name: EVIDENCE_TSA_URL
+  value: {{ .url | quote }}
+{{ include "evidentia.secretEnv" (dict "name" "EVIDENCE_TSA_CA" "secret" (required "receipts.timestamps.caSecret is required with receipts.timestamps.url" .caSecret) "key" .caKey) }}
+{{- end }}
+{{- end }}
 {{- else if eq .component "sharing" }}
 {{ include "evidentia.env.messages" .root | trim }}
 {{ include "evidentia.env.s3" .root | trim }}

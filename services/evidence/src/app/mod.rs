@@ -13,6 +13,7 @@ pub mod retake;
 pub mod storage_dates;
 pub mod sweeper;
 pub mod templates;
+pub mod timestamp_receipts;
 pub mod uploads;
 pub mod usage;
 pub mod verify;

@@ -26,7 +26,7 @@ macro_rules! items {
                  (SELECT f.storage_expires_at FROM folders f WHERE f.id = items.folder_id)
                    AS "storage_expires_at!",
                  step_id, contributor_id, contributor_email, review_state, receipt,
-                 receipt_signature "#
+                 receipt_signature, receipt_timestamp, receipt_timestamped_at "#
                 + $after
             $(, $arg)*
         )
@@ -289,7 +289,8 @@ pub async fn retake(conn: &mut PgConnection, row: &RetakeRow<'_>) -> sqlx::Resul
            status = 'awaiting_upload', rejection_reason = '', upload_id = $6, part_size = $7,
            latitude = $8, longitude = $9, duration_seconds = $10, captured_at = $11, city = $12,
            address = $13, country_code = $14, received_at = NULL, verified_at = NULL,
-           receipt = NULL, receipt_signature = NULL, thumbnail_key = NULL, previous_object_key = $15, previous_thumbnail_key = $16,
+           receipt = NULL, receipt_signature = NULL, receipt_timestamp = NULL,
+           receipt_timestamped_at = NULL, thumbnail_key = NULL, previous_object_key = $15, previous_thumbnail_key = $16,
            previous_file_size = $17, upload_started_at = now(), updated_at = now()
          WHERE id = $1 RETURNING",
         "",
@@ -662,6 +663,46 @@ pub async fn set_receipt(conn: &mut PgConnection, id: Uuid, receipt: &Receipt) -
         id,
         receipt.payload,
         receipt.signature
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Receipts waiting for their timestamp (an authority is configured): id and signature.
+#[tracing::instrument(skip_all)]
+pub async fn unstamped_receipts(
+    conn: &mut PgConnection,
+    limit: i64,
+) -> sqlx::Result<Vec<(Uuid, String)>> {
+    let rows = sqlx::query!(
+        r#"SELECT id, receipt_signature AS "signature!" FROM items
+           WHERE receipt_signature IS NOT NULL AND receipt_timestamp IS NULL
+           ORDER BY id LIMIT $1"#,
+        limit
+    )
+    .fetch_all(conn)
+    .await?;
+    Ok(rows.into_iter().map(|r| (r.id, r.signature)).collect())
+}
+
+/// Stores a receipt's timestamp, if the receipt is still the one stamped (a retake meanwhile
+/// made another).
+#[tracing::instrument(skip_all, fields(item.id = %id))]
+pub async fn set_receipt_timestamp(
+    conn: &mut PgConnection,
+    id: Uuid,
+    signature: &str,
+    token: &[u8],
+    at: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "UPDATE items SET receipt_timestamp = $3, receipt_timestamped_at = $4
+         WHERE id = $1 AND receipt_signature = $2",
+        id,
+        signature,
+        token,
+        at
     )
     .execute(conn)
     .await?;

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use axum::{Json, extract::State};
+use base64::{Engine as _, engine::general_purpose::STANDARD};
 use evidentia_common::time::{rfc3339, timestamp};
 use evidentia_proto::evidence::v1 as evidence;
 use serde::{Deserialize, Serialize};
@@ -337,6 +338,12 @@ pub struct Receipt {
     pub signature: String,
     /// The key among `/api/.well-known/receipt-keys` that signed it.
     pub key_id: String,
+    /// When a time-stamping authority is configured and has answered: its RFC 3161 token (DER,
+    /// standard base64) over the SHA-256 of the raw signature, checked against
+    /// `timestamp_authority_pem` of the keys.
+    pub timestamp: Option<String>,
+    /// The time the token states.
+    pub timestamped_at: Option<String>,
 }
 
 impl From<evidence::Receipt> for Receipt {
@@ -345,6 +352,8 @@ impl From<evidence::Receipt> for Receipt {
             payload: r.payload,
             signature: r.signature,
             key_id: r.key_id,
+            timestamp: (!r.timestamp_token.is_empty()).then(|| STANDARD.encode(&r.timestamp_token)),
+            timestamped_at: rfc3339(r.timestamped_at),
         }
     }
 }
@@ -375,11 +384,22 @@ impl From<evidence::ReceiptKey> for ReceiptKey {
     }
 }
 
-lists! {
-ReceiptKeys from evidence::ReceiptKeys {
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReceiptKeys {
     /// The current key first.
-    keys: ReceiptKey,
+    pub keys: Vec<ReceiptKey>,
+    /// The CA certificate (PEM) receipts' timestamps check against; null when receipts are not
+    /// timestamped.
+    pub timestamp_authority_pem: Option<String>,
 }
+
+impl From<evidence::ReceiptKeys> for ReceiptKeys {
+    fn from(k: evidence::ReceiptKeys) -> Self {
+        Self {
+            keys: k.keys.into_iter().map(Into::into).collect(),
+            timestamp_authority_pem: Some(k.timestamp_authority_pem).filter(|pem| !pem.is_empty()),
+        }
+    }
 }
 
 forward! {

@@ -1,6 +1,7 @@
 //! Evidence packets (not in the documented calls; docs/decisions.md "Evidence packets"): the
-//! owner asks for a packet of a folder or of chosen files and gets a short-lived link, which a
-//! browser follows like any download; the ZIP streams from the sharing service as it is written.
+//! owner asks for a packet of a folder or of chosen files, a recipient for the copies they
+//! received, and gets a short-lived link, which a browser follows like any download; the ZIP
+//! streams from the sharing service as it is written.
 
 use axum::{
     body::Body,
@@ -15,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{AppState, area};
+use super::{AppState, area, sharing::FolderToken};
 use crate::{
     auth::User,
     error::{ApiResult, ErrorBody},
@@ -24,7 +25,7 @@ use crate::{
 };
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    area![create_packet, download_packet]
+    area![create_packet, create_recipient_packet, download_packet]
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -63,10 +64,38 @@ async fn create_packet(
         }))
         .await
         .answer()?;
-    Ok(Created(PacketLink {
-        url: format!("/api/sharing/packets/{}/", link.token),
-        expires_at: rfc3339(link.expires_at),
-    }))
+    Ok(Created(link.into()))
+}
+
+impl From<sharing::PacketDownload> for PacketLink {
+    fn from(link: sharing::PacketDownload) -> Self {
+        Self {
+            url: format!("/api/sharing/packets/{}/", link.token),
+            expires_at: rfc3339(link.expires_at),
+        }
+    }
+}
+
+/// A link to the evidence packet of the copies the recipient received (their access token in
+/// `X-Folder-Token`): the copies, their originals' signed receipts, the custody logs (entries
+/// about other recipients give only their place in the chain), signed heads and `verify.sh`.
+/// 400 (field `copies`) while no copy is ready yet.
+#[utoipa::path(post, path = "/api/sharing/view/packet/", tag = "sharing",
+    params(("X-Folder-Token" = String, Header)),
+    responses((status = 201, body = PacketLink), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+async fn create_recipient_packet(
+    State(state): State<AppState>,
+    FolderToken(access_token): FolderToken,
+) -> ApiResult<Created<PacketLink>> {
+    let link = state
+        .sharing()
+        .create_recipient_packet_download(sharing::CreateRecipientPacketDownloadRequest {
+            access_token,
+        })
+        .await
+        .answer()?;
+    Ok(Created(link.into()))
 }
 
 /// The evidence packet a link opens, streamed as `application/zip`. An unknown or expired link

@@ -6,6 +6,8 @@ use crate::support::{
     DECLINED_OFF_SESSION, OK_CARD, Stack, code_for, folder, jpeg, share, upload, with_default_card,
     with_token,
 };
+use std::time::Duration;
+
 use evidentia_common::testing;
 use serde_json::{Value, json};
 
@@ -130,6 +132,32 @@ async fn sharing_routes_answer_their_rest_shapes_and_statuses() {
         .unwrap();
     assert_eq!(response.status().as_u16(), 204);
 
+    // The recipient's evidence packet of their copy, once it is ready: a link, then the ZIP.
+    testing::eventually("the copy ready", Duration::from_secs(120), || async {
+        let (_, view) = with_token(&stack, "sharing/view/", &token).await;
+        (view["items"][0]["state"] == "ready").then_some(())
+    })
+    .await;
+    let (status, link) = packet_for(&stack, &token).await;
+    assert_eq!(status, 201, "{link}");
+    let url = link["url"].as_str().unwrap();
+    let response = stack
+        .http
+        .get(stack.url(url.trim_start_matches("/api/")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let disposition = response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        disposition.starts_with("attachment; filename=\"evidence-packet-copies-Flat-handover-"),
+        "{disposition}"
+    );
+    assert_eq!(&response.bytes().await.unwrap()[..4], b"PK\x03\x04");
+
     // Verification is open to anyone.
     let (status, checked) = stack
         .get(&format!("sharing/verify/{}/", number.to_lowercase()))
@@ -155,6 +183,21 @@ async fn sharing_routes_answer_their_rest_shapes_and_statuses() {
     let (status, refused) = with_token(&stack, "sharing/view/", &token).await;
     assert_eq!(status, 401, "{refused}");
     assert_eq!(refused["errors"][0]["code"], "folder_token_invalid");
+    let (status, refused) = packet_for(&stack, &token).await;
+    assert_eq!(status, 401, "{refused}");
+}
+
+/// A recipient asks for the packet of their copies with their folder token.
+async fn packet_for(stack: &Stack, token: &str) -> (u16, Value) {
+    let response = stack
+        .http
+        .post(stack.url("sharing/view/packet/"))
+        .header("X-Folder-Token", token)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
 }
 
 #[tokio::test]

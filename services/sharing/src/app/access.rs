@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use crate::{
     app::{
-        custody::{self, Kind},
+        custody::{self, Kind, Whose},
         links::Links,
     },
     domain::{CopyType, Recipient, access_code, hash_secret, secret},
@@ -158,6 +158,7 @@ pub async fn send_code(
             &mut tx,
             opened.owner_id,
             item.item_id,
+            Whose::delivery(d.share_id, d.id),
             Kind::CodeSent,
             Utc::now(),
             &format!("to {}", d.sent_to),
@@ -257,6 +258,7 @@ pub async fn check_code(
             &mut tx,
             opened.owner_id,
             item.item_id,
+            Whose::delivery(opened.delivery.share_id, opened.delivery.id),
             Kind::CodeChecked,
             Utc::now(),
             &format!("by {}", opened.delivery.sent_to),

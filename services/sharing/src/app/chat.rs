@@ -18,7 +18,7 @@ use uuid::Uuid;
 use crate::{
     app::{
         access::{Pass, authorize},
-        custody::{self, Kind},
+        custody::{self, Kind, Whose},
         links::Links,
     },
     directory,
@@ -302,6 +302,8 @@ pub async fn post(
             &mut tx,
             who.owner_id,
             item.item_id,
+            // A share's conversation is read by all of its recipients.
+            Whose::share(who.share_id),
             Kind::ChatMessage,
             at,
             &detail,

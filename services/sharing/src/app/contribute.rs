@@ -24,7 +24,7 @@ use uuid::Uuid;
 use crate::{
     app::{
         access::{NewCode, TOO_MANY_CODES, limit, limit_client_codes, six_digits, still_usable},
-        custody::{self, Kind},
+        custody::{self, Kind, Whose},
         links::Links,
     },
     domain::{Recipient, hash_secret, secret},
@@ -555,6 +555,7 @@ impl Handler<ItemVerified> for ReceiptOnVerified {
                 conn,
                 owner,
                 item.id,
+                Whose::OWNER,
                 Kind::Captured,
                 item.captured_at.unwrap_or_else(Utc::now),
                 "device time",
@@ -564,6 +565,7 @@ impl Handler<ItemVerified> for ReceiptOnVerified {
                 conn,
                 owner,
                 item.id,
+                Whose::OWNER,
                 Kind::Uploaded,
                 item.received_at.unwrap_or_else(Utc::now),
                 &format!(
@@ -576,6 +578,7 @@ impl Handler<ItemVerified> for ReceiptOnVerified {
                 conn,
                 owner,
                 item.id,
+                Whose::OWNER,
                 Kind::Verified,
                 item.verified_at.unwrap_or_else(Utc::now),
                 &format!("SHA-256 {}", item.sha256),

@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use crate::{
     app::{
-        custody::{self, Kind},
+        custody::{self, Kind, Whose},
         owner::{self, ShareView},
     },
     directory,
@@ -364,6 +364,7 @@ pub async fn queue_copies(
                 &mut *tx,
                 owner,
                 item.item_id,
+                Whose::delivery(share.id, delivery.id),
                 Kind::Shared,
                 share.created_at,
                 &format!(

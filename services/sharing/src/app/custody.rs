@@ -65,6 +65,49 @@ impl Kind {
     }
 }
 
+/// Whose an entry is: the owner's alone (nobody else is named), a share's (every recipient of the
+/// share may read it), or one recipient's (their delivery). A recipient's evidence packet shows
+/// only the chain links of the entries that are not theirs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Whose {
+    pub share: Option<Uuid>,
+    pub delivery: Option<Uuid>,
+}
+
+impl Whose {
+    pub const OWNER: Self = Self {
+        share: None,
+        delivery: None,
+    };
+
+    pub fn share(share: Uuid) -> Self {
+        Self {
+            share: Some(share),
+            delivery: None,
+        }
+    }
+
+    pub fn delivery(share: Uuid, delivery: Uuid) -> Self {
+        Self {
+            share: Some(share),
+            delivery: Some(delivery),
+        }
+    }
+}
+
+/// Whether the recipient of `delivery` (of `share`) reads `entry` in full. Entries written before
+/// entries said whose they were count as naming a recipient unless their kind names nobody.
+pub fn readable_by(entry: &EntryRow, share: Uuid, delivery: Uuid) -> bool {
+    match (entry.share_id, entry.delivery_id) {
+        (_, Some(of)) => of == delivery,
+        (Some(of), None) => of == share,
+        (None, None) => matches!(
+            entry.kind.as_str(),
+            "captured" | "uploaded" | "verified" | "packet_exported"
+        ),
+    }
+}
+
 pub fn entry_hash(
     item_id: Uuid,
     seq: i64,
@@ -95,6 +138,7 @@ pub async fn append(
     conn: &mut PgConnection,
     owner: Uuid,
     item_id: Uuid,
+    whose: Whose,
     kind: Kind,
     at: DateTime<Utc>,
     detail: &str,
@@ -116,6 +160,8 @@ pub async fn append(
             detail: detail.to_owned(),
             prev_hash,
             hash,
+            share_id: whose.share,
+            delivery_id: whose.delivery,
         },
     )
     .await?;
@@ -140,6 +186,7 @@ pub async fn seed(
         conn,
         owner,
         item.id,
+        Whose::OWNER,
         Kind::Captured,
         item.captured_at,
         "device time",
@@ -150,6 +197,7 @@ pub async fn seed(
             conn,
             owner,
             item.id,
+            Whose::OWNER,
             Kind::Uploaded,
             at,
             "received by the server",
@@ -161,6 +209,7 @@ pub async fn seed(
             conn,
             owner,
             item.id,
+            Whose::OWNER,
             Kind::Verified,
             at,
             &format!("SHA-256 {}", item.sha256),
@@ -296,6 +345,8 @@ mod tests {
                     detail: "x".to_owned(),
                     prev_hash: prev.clone(),
                     hash: hash.clone(),
+                    share_id: None,
+                    delivery_id: None,
                 };
                 prev = hash;
                 entry

@@ -16,7 +16,7 @@ use crate::{
     app::{
         access,
         create_share::{self, NewShare},
-        custody::{self, Kind},
+        custody::{self, Kind, Whose},
         links::Links,
     },
     directory,
@@ -248,7 +248,16 @@ async fn schedule(
         None => "in a futuregram to be released by its executors".to_owned(),
     };
     for item in shares::items(&mut tx, share_id).await? {
-        custody::append(&mut tx, owner, item.item_id, Kind::Scheduled, now, &detail).await?;
+        custody::append(
+            &mut tx,
+            owner,
+            item.item_id,
+            Whose::share(share_id),
+            Kind::Scheduled,
+            now,
+            &detail,
+        )
+        .await?;
     }
     tx.commit().await?;
     Ok(())

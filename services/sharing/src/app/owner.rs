@@ -9,7 +9,7 @@ use uuid::Uuid;
 use crate::{
     app::{
         create_share::add_delivery,
-        custody::{self, Kind},
+        custody::{self, Kind, Whose},
         links::Links,
     },
     error::SharingError,
@@ -126,6 +126,7 @@ pub async fn revoke(
                 &mut tx,
                 owner,
                 item.item_id,
+                Whose::share(share_id),
                 Kind::Revoked,
                 Utc::now(),
                 "the share was revoked by its owner",
@@ -179,6 +180,7 @@ pub async fn set_public_link(
                     &mut tx,
                     owner,
                     item.item_id,
+                    Whose::delivery(share_id, id),
                     Kind::Shared,
                     Utc::now(),
                     "to anyone with the public link, as an unauthenticated copy",

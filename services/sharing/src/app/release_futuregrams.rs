@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 use crate::{
     app::{
         create_share,
-        custody::{self, Kind},
+        custody::{self, Kind, Whose},
         futuregram::{view_message, when},
     },
     domain::{hash_secret, secret},
@@ -143,6 +143,7 @@ async fn release(
             &mut *tx,
             row.owner_id,
             item.item_id,
+            Whose::share(row.share_id),
             Kind::Released,
             now,
             "the futuregram was released",

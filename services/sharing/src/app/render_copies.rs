@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use tokio_util::sync::CancellationToken;
 
 use crate::{
-    app::custody::{self, Kind},
+    app::custody::{self, Kind, Whose},
     outbound::{self, COPIES_PREFIX},
     render::{self, Banner, Rendered, provenance::CopyFacts},
     state::AppState,
@@ -100,6 +100,7 @@ pub async fn render_next(state: &AppState) -> anyhow::Result<bool> {
                     &mut tx,
                     job.owner_id,
                     job.item_id,
+                    Whose::delivery(job.share_id, job.delivery_id),
                     Kind::CopyGenerated,
                     Utc::now(),
                     &format!(

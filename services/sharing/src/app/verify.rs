@@ -127,6 +127,8 @@ pub async fn verify(
                         payload: payload.clone(),
                         signature: signature.clone(),
                         key_id: key_id.clone(),
+                        // The page shows what was signed; timestamps are the packet's.
+                        timestamp: None,
                     }),
                     _ => None,
                 },

@@ -9,7 +9,7 @@ use uuid::Uuid;
 use crate::{
     app::{
         access::{Pass, authorize},
-        custody::{self, Kind},
+        custody::{self, Kind, Whose},
         links::Links,
     },
     domain::CopyType,
@@ -57,7 +57,7 @@ pub struct Deps<'a> {
 }
 
 /// The file name a copy downloads as: the item's name with the copy's extension.
-fn download_name(name: &str, content_type: Option<&str>) -> String {
+pub fn download_name(name: &str, content_type: Option<&str>) -> String {
     let extension = match content_type {
         Some("image/jpeg") => "jpg",
         _ => "mp4",
@@ -169,6 +169,7 @@ pub async fn record_event(
         &mut tx,
         opened.owner_id,
         copy.item_id,
+        Whose::delivery(opened.delivery.share_id, opened.delivery.id),
         kind,
         Utc::now(),
         &format!("by {}", opened.delivery.sent_to),

@@ -5,9 +5,13 @@
 //! verify.sh                      the check, with sha256sum and openssl only
 //! manifest.json, manifest.sig    every file's SHA-256, receipt and custody head; signed
 //! keys/KEY_ID.pem                the public keys (also at /api/.well-known/receipt-keys)
-//! files/NN-NAME                  the originals
+//! files/NN-NAME                  the originals (a recipient's packet: the copies they received)
 //! receipts/ITEM.json, .sig       each original's signed receipt, exactly as signed
+//! receipts/ITEM.tsr              its RFC 3161 timestamp token, when an authority gave one
+//! keys/tsa-ca.pem                that authority's certificate
 //! custody/ITEM.jsonl             each original's custody log, one entry per line
+//!                                (a recipient's packet: only the chain links of entries about
+//!                                other recipients, marked "withheld")
 //! heads/ITEM-SEQ.json, .sig      the log's signed heads
 //! ```
 //!
@@ -39,17 +43,30 @@ pub const VERIFY_MD: &str = include_str!("VERIFY.md");
 /// The manifest format's version, signed with it.
 pub const MANIFEST_VERSION: i64 = 1;
 
-/// One original in the packet.
+/// One file in the packet: an original, or in a recipient's packet the copy they received.
 #[derive(Debug, Clone)]
 pub struct PacketFile {
     pub item_id: Uuid,
     pub name: String,
+    /// Of the file in the packet.
     pub sha256: String,
     pub size: i64,
+    /// A copy's original, which the receipt is of (the log's `copy_generated` entry names the
+    /// copy's SHA-256); `None` when the file is the original.
+    pub original_sha256: Option<String>,
     pub receipt: Option<SignedReceipt>,
     /// The item's custody log, in order (never empty: the packet starts one).
     pub custody: Vec<EntryRow>,
+    /// Entries (by sequence number) given only as links of the chain: about other recipients.
+    pub withheld: BTreeSet<i64>,
     pub heads: Vec<HeadRow>,
+}
+
+/// Whose copies a recipient's packet holds.
+#[derive(Debug, Clone)]
+pub struct Recipient {
+    pub sent_to: String,
+    pub transaction_number: String,
 }
 
 /// What a packet holds, but the files' bytes.
@@ -57,10 +74,18 @@ pub struct PacketFile {
 pub struct Contents {
     pub folder_name: String,
     pub generated_at: DateTime<Utc>,
+    /// `None`: the owner's packet of originals.
+    pub recipient: Option<Recipient>,
     pub files: Vec<PacketFile>,
     /// Every published key, so any receipt or head in the packet can be checked.
     pub keys: Vec<PublicKey>,
+    /// The certificate receipts' timestamps are checked against, when an authority is
+    /// configured.
+    pub timestamp_authority_pem: Option<String>,
 }
+
+/// Where the time-stamping authority's certificate goes.
+pub const TSA_CA_PATH: &str = "keys/tsa-ca.pem";
 
 /// Where each original goes: numbered, so two files of the same name stay apart, and reduced to
 /// characters every file system and `verify.sh` take.
@@ -84,9 +109,19 @@ pub fn file_path(index: usize, name: &str) -> String {
     )
 }
 
-/// A custody entry as one JSON line, keys in the order `verify.sh` reads them.
-pub fn custody_line(e: &EntryRow) -> String {
+/// A custody entry as one JSON line, keys in the order `verify.sh` reads them. A withheld entry
+/// keeps only what links it into the chain: its hash can be followed, not recomputed.
+pub fn custody_line(e: &EntryRow, withheld: bool) -> String {
     let text = |s: &str| Value::from(s).to_string();
+    if withheld {
+        return format!(
+            "{{\"item_id\":{},\"seq\":{},\"withheld\":true,\"prev_hash\":{},\"hash\":{}}}\n",
+            text(&e.item_id.to_string()),
+            e.seq,
+            text(&e.prev_hash),
+            text(&e.hash),
+        );
+    }
     format!(
         "{{\"item_id\":{},\"seq\":{},\"kind\":{},\"at\":{},\"detail\":{},\"prev_hash\":{},\"hash\":{}}}\n",
         text(&e.item_id.to_string()),
@@ -101,13 +136,17 @@ pub fn custody_line(e: &EntryRow) -> String {
 
 /// The manifest's exact bytes: a first line about the packet, then one line per file.
 pub fn manifest(contents: &Contents, key_id: &str) -> String {
-    let head = json!({
+    let mut head = json!({
         "type": "evidence_packet",
         "version": MANIFEST_VERSION,
         "key_id": key_id,
         "folder": contents.folder_name,
         "generated_at": contents.generated_at.to_rfc3339_opts(SecondsFormat::Millis, true),
     });
+    if let Some(recipient) = &contents.recipient {
+        head["copies_sent_to"] = Value::from(recipient.sent_to.as_str());
+        head["transaction_number"] = Value::from(recipient.transaction_number.as_str());
+    }
     let lines: Vec<String> = contents
         .files
         .iter()
@@ -119,15 +158,26 @@ pub fn manifest(contents: &Contents, key_id: &str) -> String {
             } else {
                 String::new()
             };
+            // Named in the signed manifest, so a timestamp removed from the packet is noticed.
+            let timestamp = if f.receipt.as_ref().is_some_and(|r| r.timestamp.is_some()) {
+                format!(",\"timestamp\":{}", Value::from(format!("receipts/{}.tsr", f.item_id)))
+            } else {
+                String::new()
+            };
+            let original = f.original_sha256.as_deref().map_or(String::new(), |sha| {
+                format!(",\"original_sha256\":{}", Value::from(sha))
+            });
             // Keys in a fixed order, which `verify.sh` does not depend on but a reader does.
             format!(
-                "{{\"item_id\":{},\"path\":{},\"name\":{},\"sha256\":{},\"size\":{},\"receipt\":{},\"custody\":{},\"custody_seq\":{},\"custody_hash\":{}}}",
+                "{{\"item_id\":{},\"path\":{},\"name\":{},\"sha256\":{}{},\"size\":{},\"receipt\":{}{},\"custody\":{},\"custody_seq\":{},\"custody_hash\":{}}}",
                 Value::from(f.item_id.to_string()),
                 Value::from(file_path(index, &f.name)),
                 Value::from(f.name.as_str()),
                 Value::from(f.sha256.as_str()),
+                original,
                 f.size,
                 Value::from(receipt),
+                timestamp,
                 Value::from(format!("custody/{}.jsonl", f.item_id)),
                 last.map_or(0, |e| e.seq),
                 Value::from(last.map_or("", |e| e.hash.as_str())),
@@ -175,9 +225,17 @@ where
             .await?;
         }
     }
+    if let Some(pem) = &contents.timestamp_authority_pem {
+        zip.add_bytes(TSA_CA_PATH, MODE_FILE, pem.as_bytes())
+            .await?;
+    }
     for f in &contents.files {
         if let Some(receipt) = &f.receipt {
             let base = format!("receipts/{}", f.item_id);
+            if let Some(token) = &receipt.timestamp {
+                zip.add_bytes(&format!("{base}.tsr"), MODE_FILE, token)
+                    .await?;
+            }
             zip.add_bytes(
                 &format!("{base}.json"),
                 MODE_FILE,
@@ -187,7 +245,11 @@ where
             zip.add_bytes(&format!("{base}.sig"), MODE_FILE, &raw(&receipt.signature)?)
                 .await?;
         }
-        let log: String = f.custody.iter().map(custody_line).collect();
+        let log: String = f
+            .custody
+            .iter()
+            .map(|e| custody_line(e, f.withheld.contains(&e.seq)))
+            .collect();
         zip.add_bytes(
             &format!("custody/{}.jsonl", f.item_id),
             MODE_FILE,
@@ -231,21 +293,28 @@ mod tests {
     use crate::app::custody::{GENESIS, entry_hash, head_payload};
 
     fn chain(item: Uuid, details: &[&str]) -> Vec<EntryRow> {
+        let entries: Vec<(&str, &str)> = details.iter().map(|d| ("shared", *d)).collect();
+        chain_of(item, &entries)
+    }
+
+    fn chain_of(item: Uuid, entries: &[(&str, &str)]) -> Vec<EntryRow> {
         let mut prev = GENESIS.to_owned();
-        details
+        entries
             .iter()
             .zip(1..)
-            .map(|(detail, seq)| {
+            .map(|((kind, detail), seq)| {
                 let at = DateTime::from_timestamp(1_800_000_000 + seq, 1_000).unwrap_or_default();
-                let hash = entry_hash(item, seq, "shared", at, detail, &prev);
+                let hash = entry_hash(item, seq, kind, at, detail, &prev);
                 let entry = EntryRow {
                     item_id: item,
                     seq,
-                    kind: "shared".to_owned(),
+                    kind: (*kind).to_owned(),
                     at,
                     detail: (*detail).to_owned(),
                     prev_hash: prev.clone(),
                     hash: hash.clone(),
+                    share_id: None,
+                    delivery_id: None,
                 };
                 prev = hash;
                 entry
@@ -265,33 +334,39 @@ mod tests {
         }
     }
 
-    /// A packet of two files, written and unpacked into `dir`.
-    async fn unpacked(dir: &Path, keys: &SigningKeys, details: &[&str]) -> (Uuid, Vec<u8>) {
-        let (first, second) = (Uuid::now_v7(), Uuid::now_v7());
-        let photo = b"\xFF\xD8 not really a photo".repeat(1000);
-        let clip = b"a recording".to_vec();
-        let file = |id: Uuid, name: &str, bytes: &[u8], log: Vec<EntryRow>| PacketFile {
+    fn file(
+        keys: &SigningKeys,
+        id: Uuid,
+        name: &str,
+        bytes: &[u8],
+        log: Vec<EntryRow>,
+    ) -> PacketFile {
+        PacketFile {
             item_id: id,
             name: name.to_owned(),
-            sha256: hex::encode(sha2::Sha256::digest(bytes)),
+            sha256: sha256(bytes),
             size: bytes.len() as i64,
+            original_sha256: None,
             receipt: None,
             heads: log.iter().map(|e| head(keys, e)).collect(),
             custody: log,
-        };
-        use sha2::Digest as _;
-        let contents = Contents {
-            folder_name: "Flat \"3\"".to_owned(),
-            generated_at: Utc::now(),
-            files: vec![
-                file(first, "Front door.jpg", &photo, chain(first, details)),
-                file(second, "note.m4a", &clip, chain(second, &["device time"])),
-            ],
-            keys: keys.public_keys(),
-        };
+            withheld: BTreeSet::new(),
+        }
+    }
+
+    fn sha256(bytes: &[u8]) -> String {
+        hex::encode(<sha2::Sha256 as sha2::Digest>::digest(bytes))
+    }
+
+    /// Writes the packet with `bytes` as its files' contents and unpacks it into `dir`.
+    async fn write_and_unpack(
+        dir: &Path,
+        keys: &SigningKeys,
+        contents: &Contents,
+        bytes: Vec<(Uuid, Vec<u8>)>,
+    ) {
         let mut zip = Vec::new();
-        let bytes = [(first, photo.clone()), (second, clip)];
-        write(&mut zip, &contents, keys, |id| {
+        write(&mut zip, contents, keys, |id| {
             let data = bytes
                 .iter()
                 .find(|(i, _)| *i == id)
@@ -310,6 +385,37 @@ mod tests {
             .status()
             .unwrap();
         assert!(status.success());
+    }
+
+    /// A packet of two files, written and unpacked into `dir`.
+    async fn unpacked(dir: &Path, keys: &SigningKeys, details: &[&str]) -> (Uuid, Vec<u8>) {
+        let (first, second) = (Uuid::now_v7(), Uuid::now_v7());
+        let photo = b"\xFF\xD8 not really a photo".repeat(1000);
+        let clip = b"a recording".to_vec();
+        let contents = Contents {
+            folder_name: "Flat \"3\"".to_owned(),
+            generated_at: Utc::now(),
+            recipient: None,
+            files: vec![
+                file(keys, first, "Front door.jpg", &photo, chain(first, details)),
+                file(
+                    keys,
+                    second,
+                    "note.m4a",
+                    &clip,
+                    chain(second, &["device time"]),
+                ),
+            ],
+            keys: keys.public_keys(),
+            timestamp_authority_pem: None,
+        };
+        write_and_unpack(
+            dir,
+            keys,
+            &contents,
+            vec![(first, photo.clone()), (second, clip)],
+        )
+        .await;
         (first, photo)
     }
 
@@ -448,33 +554,15 @@ mod tests {
         let contents = Contents {
             folder_name: "Flat".to_owned(),
             generated_at: Utc::now(),
+            recipient: None,
             files: vec![PacketFile {
-                item_id: first,
-                name: "Front door.jpg".to_owned(),
-                sha256: hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&photo)),
-                size: photo.len() as i64,
-                receipt: None,
                 heads: vec![head(&keys, &log[1])],
-                custody: log,
+                ..file(&keys, first, "Front door.jpg", &photo, log)
             }],
             keys: keys.public_keys(),
+            timestamp_authority_pem: None,
         };
-        let mut zip = Vec::new();
-        write(&mut zip, &contents, &keys, |_| {
-            futures::stream::iter([Ok(Bytes::from(photo.clone()))]).boxed()
-        })
-        .await
-        .unwrap();
-        std::fs::write(contents_dir.join("p.zip"), zip).unwrap();
-        assert!(
-            Command::new("unzip")
-                .args(["-q", "-d"])
-                .arg(contents_dir)
-                .arg(contents_dir.join("p.zip"))
-                .status()
-                .unwrap()
-                .success()
-        );
+        write_and_unpack(contents_dir, &keys, &contents, vec![(first, photo)]).await;
         let (alone, out) = verify(contents_dir, None);
         assert!(alone, "{out}");
         let (passed, out) = verify(contents_dir, Some(older.path()));
@@ -484,6 +572,120 @@ mod tests {
                 && out.contains("its history was rewritten"),
             "{out}"
         );
+    }
+
+    /// A recipient's packet: their copy, the original's signed receipt, and a log whose entries
+    /// about another recipient are withheld. Returns the directory's copy bytes and item id.
+    async fn recipients_packet(dir: &Path, keys: &SigningKeys) -> (Uuid, Vec<u8>, Vec<u8>) {
+        let item = Uuid::now_v7();
+        let original = b"\xFF\xD8 the original".repeat(500);
+        let copy = b"\xFF\xD8 a watermarked copy".repeat(400);
+        let (original_sha, copy_sha) = (sha256(&original), sha256(&copy));
+        let verified = format!("SHA-256 {original_sha}");
+        let made = format!("for bob@example.com (TN-1), SHA-256 {copy_sha}");
+        let log = chain_of(
+            item,
+            &[
+                ("captured", "device time"),
+                ("verified", &verified),
+                (
+                    "shared",
+                    "to alice@example.com as an authenticated copy, TN-0",
+                ),
+                (
+                    "shared",
+                    "to bob@example.com as an authenticated copy, TN-1",
+                ),
+                ("copy_generated", "for alice@example.com (TN-0), SHA-256 00"),
+                ("copy_generated", &made),
+            ],
+        );
+        let payload = format!(
+            "{{\"item_id\":\"{item}\",\"key_id\":\"{}\",\"sha256\":\"{original_sha}\"}}",
+            keys.current_id()
+        );
+        let contents = Contents {
+            folder_name: "Flat".to_owned(),
+            generated_at: Utc::now(),
+            recipient: Some(Recipient {
+                sent_to: "bob@example.com".to_owned(),
+                transaction_number: "TN-1".to_owned(),
+            }),
+            files: vec![PacketFile {
+                original_sha256: Some(original_sha),
+                receipt: Some(SignedReceipt {
+                    signature: keys.sign(payload.as_bytes()),
+                    payload,
+                    key_id: keys.current_id(),
+                    timestamp: None,
+                }),
+                withheld: BTreeSet::from([3, 5]),
+                heads: vec![head(keys, &log[5])],
+                ..file(keys, item, "Front door (copy).jpg", &copy, log)
+            }],
+            keys: keys.public_keys(),
+            timestamp_authority_pem: None,
+        };
+        write_and_unpack(dir, keys, &contents, vec![(item, copy.clone())]).await;
+        (item, copy, original)
+    }
+
+    #[tokio::test]
+    async fn a_recipients_packet_withholds_other_recipients_and_still_verifies() {
+        let keys = SigningKeys::generate();
+        let dir = tempfile::tempdir().unwrap();
+        let (item, _, _) = recipients_packet(dir.path(), &keys).await;
+        let log =
+            std::fs::read_to_string(dir.path().join(format!("custody/{item}.jsonl"))).unwrap();
+        assert!(!log.contains("alice"), "{log}");
+        assert!(log.contains("bob@example.com"), "{log}");
+        assert_eq!(log.matches("\"withheld\":true").count(), 2, "{log}");
+        let (passed, out) = verify(dir.path(), None);
+        assert!(passed, "{out}");
+        assert!(
+            out.contains("OK      files/01-Front_door__copy_.jpg: SHA-256 matches the manifest; it is the copy the custody log says was made from the original of the signed receipt"),
+            "{out}"
+        );
+        assert!(
+            out.contains("6 entries, each following the one before (2 about other recipients withheld: linked, not readable)"),
+            "{out}"
+        );
+    }
+
+    #[tokio::test]
+    async fn verify_sh_fails_a_recipients_packet_whose_links_or_copy_do_not_hold() {
+        let keys = SigningKeys::generate();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let (item, copy, original) = recipients_packet(root, &keys).await;
+        let log = root.join(format!("custody/{item}.jsonl"));
+        let genuine = std::fs::read_to_string(&log).unwrap();
+
+        // A withheld entry's link changed.
+        let lines: Vec<String> = genuine.lines().map(str::to_owned).collect();
+        let mut forged = lines.clone();
+        forged[2] = forged[2].replace("\"prev_hash\":\"", "\"prev_hash\":\"f");
+        std::fs::write(&log, forged.join("\n") + "\n").unwrap();
+        let (passed, out) = verify(root, None);
+        assert!(!passed);
+        assert!(
+            out.contains(&format!(
+                "FAILED  custody/{item}.jsonl: entry 3 does not follow entry 2"
+            )),
+            "{out}"
+        );
+        std::fs::write(&log, &genuine).unwrap();
+
+        // The original put in place of the copy: the manifest and the log name another file.
+        std::fs::write(root.join("files/01-Front_door__copy_.jpg"), &original).unwrap();
+        let (passed, out) = verify(root, None);
+        assert!(!passed);
+        assert!(
+            out.contains("FAILED  files/01-Front_door__copy_.jpg: its SHA-256 is"),
+            "{out}"
+        );
+        std::fs::write(root.join("files/01-Front_door__copy_.jpg"), &copy).unwrap();
+        assert!(verify(root, None).0);
     }
 
     #[test]
@@ -507,9 +709,11 @@ mod tests {
             detail: "to \"Zoë\"\n".to_owned(),
             prev_hash: "a".repeat(64),
             hash: "b".repeat(64),
+            share_id: None,
+            delivery_id: None,
         };
         assert_eq!(
-            custody_line(&entry),
+            custody_line(&entry, false),
             format!(
                 "{{\"item_id\":\"00000000-0000-0000-0000-000000000000\",\"seq\":2,\"kind\":\"shared\",\"at\":\"2027-01-15T08:00:00.000005Z\",\"detail\":\"to \\\"Zoë\\\"\\n\",\"prev_hash\":\"{}\",\"hash\":\"{}\"}}\n",
                 "a".repeat(64),

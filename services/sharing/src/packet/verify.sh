@@ -56,9 +56,10 @@ signed() {
 }
 
 # chain ITEM_ID LOG: one line per entry, "seq<TAB>hash<TAB>what was hashed" (as printf %b reads
-# it), or "BROKEN<TAB>seq<TAB>why" where the chain does not hold. An entry's hash is the SHA-256 of
-# item id, sequence number, kind, time, detail and the previous hash, each after its length in
-# bytes as 8 bytes big-endian.
+# it), "seq<TAB>hash<TAB>WITHHELD" for an entry given only as a link of the chain, or
+# "BROKEN<TAB>seq<TAB>why" where the chain does not hold. An entry's hash is the SHA-256 of item
+# id, sequence number, kind, time, detail and the previous hash, each after its length in bytes as
+# 8 bytes big-endian.
 chain() {
   awk -v item="$1" '
     function be8(n,   s, i) {
@@ -114,7 +115,18 @@ chain() {
       line = $0; bad = ""
       if (substr(line, 1, 1) != "{") { print "BROKEN\t" NR "\tline " NR " is not an entry"; exit }
       line = substr(line, 2)
-      id = take("item_id"); seq = take("seq", 1); kind = take("kind"); at = take("at")
+      id = take("item_id"); seq = take("seq", 1)
+      if (bad == "" && substr(line, 1, 16) == "\"withheld\":true,") {
+        line = substr(line, 17); p = take("prev_hash"); h = take("hash")
+        if (bad != "") { print "BROKEN\t" NR "\tline " NR ": " bad; exit }
+        if (id != item) { print "BROKEN\t" seq "\tentry " seq " is of another file"; exit }
+        if (seq != NR) { print "BROKEN\t" seq "\tentry " NR " is missing (the next line is entry " seq ")"; exit }
+        if (p != prev) { print "BROKEN\t" seq "\tentry " seq " does not follow entry " NR - 1; exit }
+        printf "%s\t%s\tWITHHELD\n", seq, h
+        prev = h
+        next
+      }
+      kind = take("kind"); at = take("at")
       detail = unescape(take("detail")); dlen = bytes
       p = take("prev_hash"); h = take("hash")
       if (bad != "") { print "BROKEN\t" NR "\tline " NR ": " bad; exit }
@@ -157,6 +169,8 @@ while IFS= read -r entry; do
   path=$(field "$entry" path)
   sha=$(field "$entry" sha256)
   receipt=$(field "$entry" receipt)
+  original=$(field "$entry" original_sha256)
+  tsr=$(field "$entry" timestamp)
   log=$(field "$entry" custody)
   last_seq=$(field "$entry" custody_seq)
   last_hash=$(field "$entry" custody_hash)
@@ -165,16 +179,43 @@ while IFS= read -r entry; do
     bad "$path: missing"
   else
     actual=$(sha256sum < "$path" | cut -c1-64)
+    # A copy (in a recipient's packet): the log says it was made, naming its SHA-256, and the
+    # receipt is its original's.
+    of="its "
+    want=$sha
+    if [ -n "$original" ]; then
+      of="its original's "
+      want=$original
+    fi
     if [ "$actual" != "$sha" ]; then
       bad "$path: its SHA-256 is $actual, the manifest says $sha"
+    elif [ -n "$original" ] && ! grep -F '"kind":"copy_generated"' "$log" 2>/dev/null | grep -qF "SHA-256 $sha\""; then
+      bad "$path: the custody log records no copy with this SHA-256"
     elif [ -z "$receipt" ]; then
       ok "$path: SHA-256 matches the manifest (no signed receipt: verified before receipts were signed)"
     elif ! signed "$receipt" "${receipt%.json}.sig"; then
-      bad "$path: its receipt's signature does not match ($receipt)"
-    elif [ "$(field "$(cat "$receipt")" sha256)" != "$sha" ]; then
-      bad "$path: its signed receipt is for another file ($receipt)"
+      bad "$path: ${of}receipt's signature does not match ($receipt)"
+    elif [ "$(field "$(cat "$receipt")" sha256)" != "$want" ]; then
+      bad "$path: ${of}signed receipt is for another file ($receipt)"
+    elif [ -n "$original" ]; then
+      ok "$path: SHA-256 matches the manifest; it is the copy the custody log says was made from the original of the signed receipt"
     else
       ok "$path: SHA-256 matches the manifest and its signed receipt"
+    fi
+  fi
+
+  # An RFC 3161 timestamp of the receipt's signature, by the authority whose certificate is in
+  # keys/ (openssl ts checks the token's signature and that it is of this signature's hash).
+  if [ -n "$tsr" ]; then
+    if [ ! -f "$tsr" ]; then
+      bad "$tsr: missing (the manifest names it)"
+    elif [ ! -f keys/tsa-ca.pem ]; then
+      bad "$tsr: the time-stamping authority's certificate (keys/tsa-ca.pem) is missing"
+    elif openssl ts -verify -data "${receipt%.json}.sig" -in "$tsr" -token_in -CAfile keys/tsa-ca.pem >/dev/null 2>&1; then
+      at=$(openssl ts -reply -in "$tsr" -token_in -text 2>/dev/null | sed -n 's/^Time stamp: //p')
+      ok "$tsr: the time-stamping authority says the receipt was signed by $at"
+    else
+      bad "$tsr: the timestamp is not of this receipt's signature, or not signed by the authority in keys/tsa-ca.pem"
     fi
   fi
 
@@ -184,10 +225,15 @@ while IFS= read -r entry; do
   fi
   chain "$item" "$log" > "$work"
   broken=""
+  withheld=0
   while IFS='	' read -r seq hash pre; do
     if [ "$seq" = BROKEN ]; then
       broken="$pre"
       break
+    fi
+    if [ "$pre" = WITHHELD ]; then
+      withheld=$((withheld + 1))
+      continue
     fi
     if [ "$(printf '%b' "$pre" | sha256sum | cut -c1-64)" != "$hash" ]; then
       broken="entry $seq was changed (its contents no longer match its hash)"
@@ -199,6 +245,8 @@ while IFS= read -r entry; do
     bad "$log: $broken"
   elif [ "$(field "$last" seq)" != "$last_seq" ] || [ "$(field "$last" hash)" != "$last_hash" ]; then
     bad "$log: it ends at entry $(field "$last" seq) ($(field "$last" hash | cut -c1-16)…), the manifest says entry $last_seq ($(printf %s "$last_hash" | cut -c1-16)…): entries were removed, added or rewritten"
+  elif [ "$withheld" -gt 0 ]; then
+    ok "$log: $last_seq entries, each following the one before ($withheld about other recipients withheld: linked, not readable)"
   else
     ok "$log: $last_seq entries, each following the one before"
   fi

@@ -22,6 +22,7 @@ pub struct CopyRow {
 pub struct Job {
     pub id: Uuid,
     pub share_id: Uuid,
+    pub delivery_id: Uuid,
     pub item_id: Uuid,
     pub attempts: i32,
     pub owner_id: Uuid,
@@ -118,7 +119,7 @@ pub async fn claim(conn: &mut PgConnection, lease_secs: f64) -> sqlx::Result<Opt
              FROM next WHERE c.id = next.id
              RETURNING c.id, c.share_id, c.item_id, c.delivery_id, c.attempts
          )
-         SELECT t.id, t.share_id, t.item_id, t.attempts, s.owner_id, s.copy_type, s.generated_for,
+         SELECT t.id, t.share_id, t.delivery_id, t.item_id, t.attempts, s.owner_id, s.copy_type, s.generated_for,
                 d.sent_to, d.transaction_number, i.media_type, s.created_at,
                 i.name AS original_name, i.original_sha256
          FROM taken t

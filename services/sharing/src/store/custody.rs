@@ -13,6 +13,10 @@ pub struct EntryRow {
     pub detail: String,
     pub prev_hash: String,
     pub hash: String,
+    /// The share the entry belongs to, when it is about one.
+    pub share_id: Option<Uuid>,
+    /// The recipient's delivery, when the entry is about one recipient.
+    pub delivery_id: Option<Uuid>,
 }
 
 /// The item's last entry, locked so two appends cannot both follow it.
@@ -40,8 +44,9 @@ pub async fn lock_last(
 #[tracing::instrument(skip_all, fields(item.id = %e.item_id))]
 pub async fn insert(conn: &mut PgConnection, owner: Uuid, e: &EntryRow) -> sqlx::Result<()> {
     sqlx::query!(
-        "INSERT INTO custody_entries (item_id, seq, owner_id, kind, at, detail, prev_hash, hash)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        "INSERT INTO custody_entries
+             (item_id, seq, owner_id, kind, at, detail, prev_hash, hash, share_id, delivery_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         e.item_id,
         e.seq,
         owner,
@@ -49,7 +54,9 @@ pub async fn insert(conn: &mut PgConnection, owner: Uuid, e: &EntryRow) -> sqlx:
         e.at,
         e.detail,
         e.prev_hash,
-        e.hash
+        e.hash,
+        e.share_id,
+        e.delivery_id
     )
     .execute(conn)
     .await?;
@@ -64,7 +71,8 @@ pub async fn for_items(
 ) -> sqlx::Result<Vec<EntryRow>> {
     sqlx::query_as!(
         EntryRow,
-        "SELECT item_id, seq, kind, at, detail, prev_hash, hash FROM custody_entries
+        "SELECT item_id, seq, kind, at, detail, prev_hash, hash, share_id, delivery_id
+         FROM custody_entries
          WHERE owner_id = $1 AND item_id = ANY($2) ORDER BY item_id, seq",
         owner,
         items

@@ -1,4 +1,4 @@
-//! `packet_downloads`: the links an owner's evidence packets are downloaded by.
+//! `packet_downloads`: the links evidence packets (an owner's or a recipient's) are downloaded by.
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
@@ -10,6 +10,8 @@ pub struct PacketDownload {
     pub folder_id: Uuid,
     /// Empty: the whole folder.
     pub item_ids: Vec<Uuid>,
+    /// A recipient's packet of the copies this delivery received; `None`: the owner's.
+    pub delivery_id: Option<Uuid>,
     pub expires_at: DateTime<Utc>,
 }
 
@@ -25,12 +27,14 @@ pub async fn insert(
         .execute(&mut *conn)
         .await?;
     sqlx::query!(
-        "INSERT INTO packet_downloads (token_hash, owner_id, folder_id, item_ids, expires_at)
-         VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO packet_downloads
+             (token_hash, owner_id, folder_id, item_ids, delivery_id, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6)",
         token_hash,
         d.owner_id,
         d.folder_id,
         &d.item_ids,
+        d.delivery_id,
         d.expires_at
     )
     .execute(conn)
@@ -49,7 +53,7 @@ pub async fn take(
     sqlx::query_as!(
         PacketDownload,
         "DELETE FROM packet_downloads WHERE token_hash = $1 AND expires_at > $2
-         RETURNING owner_id, folder_id, item_ids, expires_at",
+         RETURNING owner_id, folder_id, item_ids, delivery_id, expires_at",
         token_hash,
         now
     )

@@ -40,6 +40,11 @@ impl TestApp {
         Self::start(None, |_| {}).await
     }
 
+    /// Spawns evidence with its configuration adjusted by `adjust`.
+    pub async fn spawn_with(adjust: impl FnOnce(&mut evidence::config::Config)) -> Self {
+        Self::start(None, adjust).await
+    }
+
     /// Spawns accounts too, for organization folders (evidence asks it who belongs to which
     /// organization), and evidence with its configuration adjusted by `adjust`.
     pub async fn spawn_with_accounts(adjust: impl FnOnce(&mut evidence::config::Config)) -> Self {

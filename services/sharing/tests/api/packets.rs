@@ -1,8 +1,9 @@
-//! The owner's evidence packet: asked for, streamed, unpacked and checked by its own `verify.sh`
-//! (sha256sum and openssl only) as a third party would, then tampered with; the custody-log
-//! heads signed in the background; and who may have a packet of what.
+//! Evidence packets: the owner's, and a recipient's of the copies they received, asked for,
+//! streamed, unpacked and checked by their own `verify.sh` (sha256sum and openssl only) as a third
+//! party would, then tampered with; the custody-log heads signed in the background; and who may
+//! have a packet of what.
 
-use std::{path::Path, process::Command};
+use std::{path::Path, process::Command, time::Duration};
 
 use evidentia_common::{
     proto::{evidence::v1 as evidence_pb, sharing::v1 as pb},
@@ -261,6 +262,160 @@ async fn chosen_files_make_the_packet_and_only_an_owner_of_verified_live_files_g
     assert_eq!(late.code(), Code::FailedPrecondition);
 }
 
+async fn recipient_packet_link(
+    app: &TestApp,
+    token: &str,
+) -> Result<pb::PacketDownload, tonic::Status> {
+    app.sharing()
+        .create_recipient_packet_download(pb::CreateRecipientPacketDownloadRequest {
+            access_token: token.into(),
+        })
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// Every text file of an unpacked packet, concatenated (the files/ are binary copies).
+fn texts(root: &Path) -> String {
+    let mut all = String::new();
+    for dir in ["", "custody", "heads", "receipts"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                all += &String::from_utf8_lossy(&std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    all
+}
+
+#[tokio::test]
+async fn a_recipients_packet_holds_their_copies_and_withholds_the_other_recipients() {
+    let app = TestApp::spawn().await;
+    let owner = app.sharer().await;
+    let folder = app.folder(&owner, "Flat 9").await;
+    let photo = app
+        .upload(&owner, &folder, jpeg(800, 600, 70), "image/jpeg")
+        .await;
+    let (alice, bob) = (unique("alice"), unique("bob"));
+    let shared = app
+        .share(
+            &owner,
+            pb::CreateShareRequest {
+                folder_id: folder.clone(),
+                copy_type: pb::CopyType::Authenticated as i32,
+                item_ids: vec![photo.id.clone()],
+                recipients: vec![email(&alice), email(&bob)],
+                pay_with: "card".into(),
+                idempotency_key: "recipient-packet".into(),
+            },
+        )
+        .await
+        .unwrap()
+        .share
+        .unwrap();
+    let alice_token = app.access_token(&alice).await;
+    let bob_token = app.access_token(&bob).await;
+    let copy = testing::eventually("bob's copy ready", Duration::from_secs(180), || async {
+        let view = app
+            .view(&bob_token, pb::CopyType::Authenticated)
+            .await
+            .ok()?;
+        view.items.into_iter().find(|c| c.state == "ready")
+    })
+    .await;
+    // Alice's copy is made too, so her story is in the log before Bob's packet.
+    testing::eventually("alice's copy ready", Duration::from_secs(180), || async {
+        let view = app
+            .view(&alice_token, pb::CopyType::Authenticated)
+            .await
+            .ok()?;
+        view.items.iter().any(|c| c.state == "ready").then_some(())
+    })
+    .await;
+
+    let link = recipient_packet_link(&app, &bob_token).await.unwrap();
+    let (name, zip) = download(&app, &link.token).await.unwrap();
+    assert!(name.starts_with("evidence-packet-copies-Flat-9-"), "{name}");
+    let dir = tempfile::tempdir().unwrap();
+    unpack(&zip, dir.path());
+    let root = dir.path().join("packet");
+    let (passed, out) = verify(&root);
+    assert!(passed, "{out}");
+    assert!(
+        out.contains(
+            "it is the copy the custody log says was made from the original of the signed receipt"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("about other recipients withheld"), "{out}");
+
+    // The file is Bob's copy (not the original), the receipt the original's; Alice is nowhere.
+    let files: Vec<_> = std::fs::read_dir(root.join("files"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1);
+    let bytes = std::fs::read(&files[0]).unwrap();
+    assert_eq!(
+        hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&bytes)),
+        copy.sha256.clone().unwrap()
+    );
+    assert_ne!(copy.sha256.as_deref(), Some(photo.sha256.as_str()));
+    let manifest = std::fs::read_to_string(root.join("manifest.json")).unwrap();
+    assert!(manifest.contains(&format!("\"original_sha256\":\"{}\"", photo.sha256)));
+    let all = texts(&root);
+    assert!(!all.contains(&alice), "Alice's address is withheld: {all}");
+    assert!(all.contains(&bob));
+    let log = std::fs::read_to_string(root.join(format!("custody/{}.jsonl", photo.id))).unwrap();
+    assert!(log.contains("\"withheld\":true"), "{log}");
+    assert!(log.contains("\"kind\":\"verified\""), "{log}");
+    assert!(
+        log.lines()
+            .last()
+            .unwrap()
+            .contains("copies exported in an evidence packet by")
+    );
+
+    // One byte of the copy.
+    let mut changed = bytes.clone();
+    changed[2000] ^= 0x01;
+    std::fs::write(&files[0], &changed).unwrap();
+    let (passed, out) = verify(&root);
+    assert!(!passed);
+    assert!(out.contains("its SHA-256 is"), "{out}");
+
+    // The owner's log holds everything, Bob's export included.
+    let custody = app.custody(&owner, &folder).await;
+    let details: Vec<&str> = custody.items[0]
+        .custody
+        .iter()
+        .map(|e| e.detail.as_str())
+        .collect();
+    assert!(details.iter().any(|d| d.contains(&alice)), "{details:?}");
+    assert!(
+        details
+            .iter()
+            .any(|d| d.starts_with("copies exported in an evidence packet by"))
+    );
+
+    // No token, a link of a revoked share (asked before), an owner's packet of it afterwards.
+    let none = recipient_packet_link(&app, "not-a-token")
+        .await
+        .unwrap_err();
+    assert_eq!(none.code(), Code::Unauthenticated);
+    let before = recipient_packet_link(&app, &bob_token).await.unwrap();
+    app.sharing()
+        .revoke_share(owner.req(pb::RevokeShareRequest {
+            share_id: shared.id.clone(),
+        }))
+        .await
+        .unwrap();
+    let late = download(&app, &before.token).await.unwrap_err();
+    assert_eq!(late.code(), Code::NotFound, "{late:?}");
+    let after = recipient_packet_link(&app, &bob_token).await.unwrap_err();
+    assert_eq!(after.code(), Code::Unauthenticated, "{after:?}");
+}
+
 #[tokio::test]
 async fn the_head_signer_signs_each_log_that_grew() {
     let app = TestApp::spawn().await;
@@ -321,5 +476,79 @@ async fn the_head_signer_signs_each_log_that_grew() {
     assert!(
         evidentia_common::signing::verify(signed.payload.as_bytes(), &signed.signature, &public),
         "signed with the key evidence publishes"
+    );
+}
+
+#[tokio::test]
+async fn a_receipts_timestamp_travels_in_the_packet_and_verify_sh_checks_it() {
+    let tsa = testing::LocalTsa::start();
+    let authority =
+        evidence::timestamps::Tsa::new(tsa.url.clone(), tsa.ca_pem.clone(), Duration::from_secs(5))
+            .unwrap();
+    let app = TestApp::spawn_with(|c| {
+        c.timestamps = Some(authority);
+        c.timestamp_interval_seconds = 1;
+    })
+    .await;
+    let owner = app.sign_up().await;
+    let folder = app.folder(&owner, "Stamped").await;
+    let item = app
+        .upload(&owner, &folder, jpeg(320, 240, 5), "image/jpeg")
+        .await;
+    testing::eventually(
+        "the receipt's timestamp",
+        Duration::from_secs(30),
+        || async {
+            let stamped = app
+                .evidence()
+                .get_item(owner.req(evidence_pb::GetItemRequest {
+                    item_id: item.id.clone(),
+                }))
+                .await
+                .ok()?
+                .into_inner()
+                .receipt?;
+            (!stamped.timestamp_token.is_empty()).then_some(())
+        },
+    )
+    .await;
+
+    let link = packet_link(&app, &owner, &folder, &[]).await.unwrap();
+    let (_, zip) = download(&app, &link.token).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    unpack(&zip, dir.path());
+    let root = dir.path().join("packet");
+    let (passed, out) = verify(&root);
+    assert!(passed, "{out}");
+    let tsr = format!("receipts/{}.tsr", item.id);
+    assert!(
+        out.contains(&format!(
+            "OK      {tsr}: the time-stamping authority says the receipt was signed by"
+        )),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("keys/tsa-ca.pem")).unwrap(),
+        tsa.ca_pem
+    );
+
+    // Another authority's certificate in its place, then the token gone.
+    let stranger = testing::LocalTsa::start();
+    std::fs::write(root.join("keys/tsa-ca.pem"), &stranger.ca_pem).unwrap();
+    let (passed, out) = verify(&root);
+    assert!(!passed);
+    assert!(
+        out.contains(&format!(
+            "FAILED  {tsr}: the timestamp is not of this receipt's signature"
+        )),
+        "{out}"
+    );
+    std::fs::write(root.join("keys/tsa-ca.pem"), &tsa.ca_pem).unwrap();
+    std::fs::remove_file(root.join(&tsr)).unwrap();
+    let (passed, out) = verify(&root);
+    assert!(!passed);
+    assert!(
+        out.contains(&format!("FAILED  {tsr}: missing (the manifest names it)")),
+        "{out}"
     );
 }

@@ -2234,6 +2234,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sharing/view/packet/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A link to the evidence packet of the copies the recipient received (their access token in
+         *     `X-Folder-Token`): the copies, their originals' signed receipts, the custody logs (entries
+         *     about other recipients give only their place in the chain), signed heads and `verify.sh`.
+         *     400 (field `copies`) while no copy is ready yet.
+         */
+        post: operations["create_recipient_packet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/support/contact/": {
         parameters: {
             query?: never;
@@ -3421,6 +3443,14 @@ export interface components {
             payload: string;
             /** @description The Ed25519 signature of `payload`, standard base64. */
             signature: string;
+            /**
+             * @description When a time-stamping authority is configured and has answered: its RFC 3161 token (DER,
+             *     standard base64) over the SHA-256 of the raw signature, checked against
+             *     `timestamp_authority_pem` of the keys.
+             */
+            timestamp?: string | null;
+            /** @description The time the token states. */
+            timestamped_at?: string | null;
         };
         /** @description A public key receipts are checked with. */
         ReceiptKey: {
@@ -3437,6 +3467,11 @@ export interface components {
         ReceiptKeys: {
             /** @description The current key first. */
             keys: components["schemas"]["ReceiptKey"][];
+            /**
+             * @description The CA certificate (PEM) receipts' timestamps check against; null when receipts are not
+             *     timestamped.
+             */
+            timestamp_authority_pem?: string | null;
         };
         /** @description One recipient: an e-mail address or a phone number. */
         RecipientInput: {
@@ -10003,6 +10038,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharedFolder"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_recipient_packet: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Folder-Token": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PacketLink"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {

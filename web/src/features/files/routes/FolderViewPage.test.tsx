@@ -115,6 +115,24 @@ describe('folder view', () => {
     expect(calls.filter((c) => c.path === '.well-known/receipt-keys')).toHaveLength(1);
   });
 
+  it("shows a receipt's timestamp when the authority gave one", async () => {
+    const good = await signedReceipt('{"item_id":"item-1","key_id":"k1"}');
+    serve({
+      'GET evidence/folders/folder-1/': apiFolder(),
+      'GET evidence/folders/folder-1/items/': {
+        items: [apiItem({ receipt: { ...good.receipt, timestamp: 'MIIC', timestamped_at: '2026-11-27T15:30:00Z' } }), apiItem({ id: 'item-2', name: 'Unstamped', receipt: good.receipt })],
+      },
+      'GET .well-known/receipt-keys': { keys: [good.key], timestamp_authority_pem: null },
+    });
+    renderAt(makeTestStore(), [{ path: '/folder-view', element: <FolderViewPage /> }], '/folder-view?folderId=folder-1');
+    fireEvent.click(within(await menuOf('Front bumper scratch')).getByRole('menuitem', { name: 'Details' }));
+    const details = screen.getByRole('dialog', { name: 'Details' });
+    expect(within(details).getByTestId('receipt-timestamp')).toHaveTextContent(/^Timestamped by the time-stamping authority: .*2026/);
+    fireEvent.click(within(details).getByRole('button', { name: 'Close' }));
+    fireEvent.click(within(await menuOf('Unstamped')).getByRole('menuitem', { name: 'Details' }));
+    expect(within(screen.getByRole('dialog', { name: 'Details' })).queryByTestId('receipt-timestamp')).toBeNull();
+  });
+
   it('says a file verified before receipts has none', async () => {
     setup([apiItem()]);
     fireEvent.click(within(await menuOf('Front bumper scratch')).getByRole('menuitem', { name: 'Details' }));

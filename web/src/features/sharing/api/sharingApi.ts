@@ -100,6 +100,10 @@ export const sharingApi = sharingTags.injectEndpoints({
       // The copies' links are presigned and live minutes: a visit never starts from old ones.
       keepUnusedDataFor: 0,
     }),
+    /** A short-lived link to the evidence packet of the copies this recipient received. */
+    createRecipientPacket: build.mutation<PacketLink, string>({
+      query: (token) => ({ url: 'sharing/view/packet/', method: 'POST', ...carry({ token }) }),
+    }),
     copyEvent: build.mutation<void, { copyId: string; kind: CopyEventKind; access: Access }>({
       query: ({ copyId, kind, access }) => ({ url: `sharing/copies/${q(copyId)}/events/`, method: 'POST', body: { kind }, ...carry(access) }),
     }),
@@ -184,6 +188,7 @@ export const {
   useFolderContentsQuery,
   useCheckCustodyMutation,
   useCreatePacketMutation,
+  useCreateRecipientPacketMutation,
   useSendSharingCodeMutation,
   useCheckSharingCodeMutation,
   useSharedFolderQuery,

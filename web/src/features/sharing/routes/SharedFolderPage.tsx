@@ -4,7 +4,8 @@
 //! watermark banner, the copies with a copy still being made as 'Preparing…' (the view refreshes
 //! itself meanwhile), each ready copy in the full-screen image viewer or player with the watermark
 //! over it, and its download; opening and downloading are reported to the custody log. A
-//! recipient who checked a code also has the share's conversation with its owner. A refused
+//! recipient who checked a code also has the share's conversation with its owner, and can
+//! download the evidence packet of the copies they received. A refused
 //! token ('folder_token_invalid') shows the service's message and a way back.
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -19,6 +20,7 @@ import { folderTokenCleared, selectSignedIn } from '../../../lib/session/loginIn
 import { sharingApi, useCopyEventMutation, useRefreshFuturegramLinkMutation, useSharedFolderQuery, type Access } from '../api/sharingApi';
 import type { CopyEventKind, CopyType, SharedItem } from '../api/types';
 import { ChatPanel } from '../components/ChatPanel';
+import { RecipientPacket } from '../components/RecipientPacket';
 import { WatermarkBanner } from '../components/WatermarkBanner';
 import { MEDIA_TYPE_LABELS, MESSAGES } from '../model/labels';
 import { verifyUrl } from '../model/paths';
@@ -223,6 +225,7 @@ function SharedFolder({ copyType, access, onRefused }: SharedFolderProps) {
           <Link className="link-block" to={verifyUrl(data.watermark.transactionNumber)}>
             Verify this copy
           </Link>
+          {'token' in access && data.items.some((item) => item.state === 'ready') && <RecipientPacket token={access.token} />}
           {/* A public link names nobody: only a recipient who checked a code can write. */}
           {'token' in access && data.sharingId && <ChatPanel sharingId={data.sharingId} token={access.token} title="Messages with the sender" />}
         </>
