@@ -132,6 +132,10 @@ def main():
     plain = time.monotonic() - start
     s3.delete_object(Bucket="evidentia-media", Key=f"bench/{item}")
     api("DELETE", f"evidence/folders/{folder}/delete/", access)
+    # The verification's yardstick: sha256sum of the same file (from the page cache).
+    start = time.monotonic()
+    subprocess.run(["sha256sum", path], check=True, capture_output=True)
+    sha256sum = time.monotonic() - start
     os.unlink(path)
 
     mib = size / (1024 * 1024)
@@ -140,7 +144,13 @@ def main():
     print(f"plain boto3 multipart upload:                          {plain:.2f} s = {mib / plain:.1f} MiB/s")
     print(f"throughput ratio ours/plain: {plain / ours:.2f}")
     print(f"verification after finish: {verified_in:.2f} s, status {status}")
+    print(f"sha256sum of the same file: {sha256sum:.2f} s")
     print(f"evidence service peak RSS (VmHWM): {hwm / 1024:.1f} MiB")
+    # The lines ./dev bench puts in its table: measure, ours, yardstick, ours / yardstick.
+    print(f"RESULT\tupload of {mib:.0f} MiB (presigned multipart, {args.concurrency} parts at a time)\t"
+          f"{mib / ours:.0f} MiB/s\tplain boto3 multipart {mib / plain:.0f} MiB/s\t{plain / ours:.2f}x (goal 0.9x or more)")
+    print(f"RESULT\tverification of {mib:.0f} MiB (S3 read and SHA-256), evidence peak RSS {hwm / 1024:.0f} MiB\t"
+          f"{verified_in:.2f} s\tsha256sum {sha256sum:.2f} s\t{verified_in / sha256sum:.1f}x the time")
 
 
 if __name__ == "__main__":

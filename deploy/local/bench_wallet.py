@@ -145,6 +145,10 @@ def main():
     free = int(psql("postgres", "SELECT current_setting('max_connections')::int - count(*) - 5 FROM pg_stat_activity"))
     pg_clients = max(1, min(args.clients, free))
     tps = pgbench(pg_clients, 10)
+    # The line ./dev bench puts in its table: measure, ours, yardstick, ours / yardstick.
+    print(f"RESULT\t{purchases:,} purchases from {args.clients} clients on one wallet (each sent twice)\t"
+          f"{purchases / elapsed:.0f} purchases/s, balance exact, {charges} charges credited once\t"
+          f"pgbench -N {tps:.0f} tps ({pg_clients} clients)\t{purchases / elapsed / tps:.2f}x")
     print(json.dumps({
         "purchases": purchases, "requests": 2 * args.purchases, "clients": args.clients,
         "seconds": round(elapsed, 1), "purchases_per_second": round(purchases / elapsed, 1),

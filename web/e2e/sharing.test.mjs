@@ -3,18 +3,23 @@
 // a photo and a video (Chromium's fake camera), saves a card at localstripe and creates the
 // CreditCard Wallet, shares both files as an Authenticated Copy to an e-mail address and pays from
 // the wallet. A second, signed-out browser context opens the link from the mail sink, confirms the
-// code from the mail sink, sees both copies under the watermark banner and plays the video; the
+// code from the mail sink, sees both copies under the watermark banner, plays the video and
+// downloads the evidence packet of the copies, which its own verify.sh checks offline; the
 // public verification page confirms the transaction number and recognises the downloaded photo
 // copy by its hash alone. Owner and recipient exchange messages, each seeing the other's within
 // one 30-second poll. The owner revokes the share and the recipient's access is refused.
 // Headless Chromium through Envoy against the real stack.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { api, eventually, launch, MAIL_DIR, newestMail, phone, saveCard, signUp, storedLoginInfo, uniqueUser } from './support.mjs';
 
+const run = promisify(execFile);
 const OK_CARD = '4242424242424242';
 const PLACE = { latitude: 48.8566, longitude: 2.3522 };
 const ACCESS_LINK = /\/get-access-email\/[^\s"'<>/]+\/email\/[^\s"'<>/]+/;
@@ -260,6 +265,20 @@ describe('sharing an authenticated copy', () => {
       bytes: Buffer.from(await response.arrayBuffer()),
     };
     assert.ok(photoCopy.bytes.length > 0);
+
+    // The packet of the copies received checks out offline: each copy against the custody log's
+    // record of it, and its original's signed receipt.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download evidence packet' }).click()]);
+    assert.match(download.suggestedFilename(), /^evidence-packet-copies-.+\.zip$/);
+    const unpacked = await mkdtemp(path.join(tmpdir(), 'copies-packet-'));
+    try {
+      await run('unzip', ['-q', await download.path(), '-d', unpacked]);
+      const { stdout } = await run('sh', [path.join(unpacked, 'verify.sh')]);
+      assert.match(stdout, /OK: every check passed/);
+      assert.match(stdout, /it is the copy the custody log says was made from the original of the signed receipt/);
+    } finally {
+      await rm(unpacked, { recursive: true, force: true });
+    }
   });
 
   test('the verification page confirms the transaction number and recognises the downloaded copy by its hash', async () => {

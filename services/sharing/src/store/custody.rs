@@ -58,6 +58,16 @@ pub async fn insert(conn: &mut PgConnection, owner: Uuid, e: &EntryRow) -> sqlx:
         e.share_id,
         e.delivery_id
     )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query!(
+        "INSERT INTO custody_tips (item_id, owner_id, seq, hash) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (item_id) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash",
+        e.item_id,
+        owner,
+        e.seq,
+        e.hash
+    )
     .execute(conn)
     .await?;
     Ok(())
@@ -110,13 +120,11 @@ pub async fn unsigned_heads(
 ) -> sqlx::Result<Vec<UnsignedHead>> {
     sqlx::query_as!(
         UnsignedHead,
-        r#"SELECT DISTINCT ON (e.item_id) e.item_id, e.seq, e.owner_id, e.hash
-           FROM custody_entries e
-           WHERE ($1::uuid[] IS NULL OR e.item_id = ANY($1))
-             AND NOT EXISTS (SELECT 1 FROM custody_heads h
-                             WHERE h.item_id = e.item_id AND h.seq >= e.seq)
-             AND e.seq = (SELECT max(seq) FROM custody_entries l WHERE l.item_id = e.item_id)
-           ORDER BY e.item_id, e.seq DESC
+        // The tips' partial index holds only the logs that grew: the signer reads those alone.
+        r#"SELECT item_id, seq, owner_id, hash FROM custody_tips
+           WHERE (signed_seq IS NULL OR signed_seq < seq)
+             AND ($1::uuid[] IS NULL OR item_id = ANY($1))
+           ORDER BY item_id
            LIMIT $2"#,
         items,
         limit
@@ -149,6 +157,14 @@ pub async fn insert_head(conn: &mut PgConnection, owner: Uuid, h: &HeadRow) -> s
         h.signed_at,
         h.payload,
         h.signature
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query!(
+        "UPDATE custody_tips SET signed_seq = GREATEST(COALESCE(signed_seq, 0), $2)
+         WHERE item_id = $1",
+        h.item_id,
+        h.seq
     )
     .execute(conn)
     .await?;

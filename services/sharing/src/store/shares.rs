@@ -329,6 +329,9 @@ pub async fn forget_owner(conn: &mut PgConnection, owner: Uuid) -> sqlx::Result<
     sqlx::query!("DELETE FROM custody_heads WHERE owner_id = $1", owner)
         .execute(&mut *conn)
         .await?;
+    sqlx::query!("DELETE FROM custody_tips WHERE owner_id = $1", owner)
+        .execute(&mut *conn)
+        .await?;
     sqlx::query!("DELETE FROM packet_downloads WHERE owner_id = $1", owner)
         .execute(conn)
         .await?;
