@@ -302,7 +302,12 @@ pub async fn open(
         Some(delivery) => {
             let opened = authorize(deps.pool, deps.links, &Pass::Delivery(delivery))
                 .await
-                .map_err(|_| SharingError::NotFound)?;
+                .map_err(|err| match err {
+                    // Revoked or ended since the link was made: the link opens nothing. Other
+                    // failures (the database) stay what they are.
+                    SharingError::LinkInvalid => SharingError::NotFound,
+                    other => other,
+                })?;
             let files = received(deps, &opened).await?;
             let folder_name = opened.folder_name.clone();
             stream(deps, owner, folder_name, Some(&opened), files, now).await
