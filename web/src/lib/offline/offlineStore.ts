@@ -2,7 +2,8 @@
 //! IndexedDB database named for the product. The `evidences` map holds, per situation, the data
 //! list of its captures; the total of the list lengths is kept as a count beside it.
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { storedCaptureSchema } from './captureSchema';
 import { formatFileSize } from '../format/format';
 
 export const OFFLINE_DB_NAME = 'evidentia';
@@ -16,36 +17,7 @@ const DB_VERSION = 1;
  */
 export const OFFLINE_STORE_MAX_BYTES = 100_000_000;
 
-export const MEDIA_TYPES = ['video', 'audio', 'image'] as const;
-export type MediaType = (typeof MEDIA_TYPES)[number];
-
-/** What addCapture accepts: a capture and its bytes. */
-export const storedCaptureSchema = z
-  .object({
-    id: z.string().min(1),
-    situation: z.string().min(1),
-    name: z.string(),
-    mediaType: z.enum(MEDIA_TYPES),
-    mimeType: z.string().min(1),
-    size: z.number().int().nonnegative(),
-    /** SHA-256 of the bytes, 64 lower-case hex digits (lib/hash). */
-    sha256: z.string().regex(/^[0-9a-f]{64}$/),
-    /** Device capture time, ISO 8601 with a zone ('Z' or an offset). */
-    capturedAt: z.iso.datetime({ offset: true }),
-    latitude: z.number().min(-90).max(90).optional(),
-    longitude: z.number().min(-180).max(180).optional(),
-    durationSeconds: z.number().nonnegative().optional(),
-    /** The folder it goes to, when the situation is an existing folder (else one is created for the situation). */
-    folderId: z.string().min(1).optional(),
-    /** The rental section it belongs to (body, interior, ...). */
-    section: z.string().min(1).optional(),
-    /** The item it replaces (a retake), when it is one. */
-    retakeOf: z.string().min(1).optional(),
-    /** The step of an organization folder it goes to (organization capture). */
-    stepId: z.string().min(1).optional(),
-    blob: z.instanceof(Blob),
-  })
-  .refine((c) => c.size === c.blob.size, { message: 'size must be the blob size', path: ['size'] });
+export { MEDIA_TYPES, type MediaType } from './mediaTypes';
 
 export type StoredCapture = z.infer<typeof storedCaptureSchema>;
 /** A capture's entry in its situation's data list: everything but the bytes. */
@@ -182,6 +154,7 @@ export function createOfflineStore(name: string = OFFLINE_DB_NAME): OfflineStore
   return {
     async addCapture(capture, options = {}) {
       const enforceLimit = options.enforceLimit ?? true;
+      const { storedCaptureSchema } = await import('./captureSchema');
       const { blob, ...info } = storedCaptureSchema.parse(capture);
       await write(async (tx) => {
         const totals = await totalsOf(tx);

@@ -1,24 +1,9 @@
 //! The rules of spec §5, with its messages word for word, shared by every form.
 import { z } from 'zod';
 import { KNOWN_DIAL_CODES } from '../countries/countries';
+import { MESSAGES } from './messages';
 
-export const MESSAGES = {
-  required: 'This field is required',
-  email: 'Please enter a valid email address',
-  username: 'Please enter a valid username',
-  min2: 'Minimum 2 characters',
-  min8: 'Minimum 8 characters',
-  max32: 'Maximum 32 characters',
-  password: 'Wrong Password. Please try again',
-  countryCode: 'Invalid country code',
-  // Not given by the spec (docs/web.md).
-  maxEmail: 'Maximum 150 characters',
-  maxUsername: 'Maximum 20 characters',
-  maxName: 'Maximum 150 characters',
-  phoneDigits: 'Only digits allowed',
-  phoneMin: 'Minimum 9 digits',
-  phoneMax: 'Maximum 11 digits',
-} as const;
+export { MESSAGES };
 
 const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 

@@ -1,7 +1,6 @@
 //! Log in with a username or e-mail; returns to the page the visitor came from. Links to the
 //! forgotten-username and forgotten-password screens. A deleted account (403 `account_deleted`)
 //! shows the server's message and offers 'Recover Account' with the values just typed.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -12,19 +11,22 @@ import { TextField } from '../../../components/TextField';
 import { errorStatus, fieldErrors, firstErrorMessage } from '../../../lib/api/errors';
 import type { TokenPair } from '../../../lib/api/types';
 import { returnPath } from '../../../lib/routing/accessTable';
-import { MESSAGES } from '../../../lib/validation/rules';
+import { lazyResolver } from '../../../lib/validation/lazyResolver';
+import { MESSAGES } from '../../../lib/validation/messages';
 import { tokensReceived } from '../../../lib/session/loginInfoSlice';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { useLoginMutation } from '../api/authApi';
 import { useRecoverAccountMutation } from '../api/recoveryApi';
-import { logInSchema, type LogInValues } from '../validation/schemas';
-import { RECOVERY_PATHS } from './RecoveryPage';
+import type { LogInValues } from '../validation/schemas';
+import { RECOVERY_PATHS } from './recoveryPaths';
 import { reportError } from './RecoveryShared';
 
 export const ACCOUNT_DELETED_CODE = 'account_deleted';
 export const ACCOUNT_RECOVERED = 'Your account has been recovered.';
 
 /** The code of the first error of a failed call. */
+const logInFormResolver = lazyResolver<LogInValues>(() => import('../validation/logInResolver').then((m) => m.logInResolver));
+
 function firstErrorCode(error: unknown): string | undefined {
   if (!error || typeof error !== 'object' || !('data' in error)) return undefined;
   const data = (error as { data: unknown }).data;
@@ -48,7 +50,7 @@ export function LogInPage() {
   const [recover, recovering] = useRecoverAccountMutation();
   const [deleted, setDeleted] = useState<Deleted | null>(null);
   const { register, handleSubmit, formState, setError } = useForm<LogInValues>({
-    resolver: zodResolver(logInSchema),
+    resolver: logInFormResolver,
     defaultValues: { username: '', password: '' },
   });
 

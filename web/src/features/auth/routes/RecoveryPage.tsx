@@ -4,7 +4,7 @@ import { Navigate, useParams } from 'react-router';
 import { RecoveryPassword } from './RecoveryPassword';
 import { RecoveryUsername } from './RecoveryUsername';
 
-export const RECOVERY_PATHS = { username: '/recovery/username', password: '/recovery/password' } as const;
+export { RECOVERY_PATHS } from './recoveryPaths';
 
 export function RecoveryPage() {
   const { type } = useParams();

@@ -14,7 +14,7 @@ import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { FileActionsSheet } from '../components/FileActionsSheet';
 import { FileFacts } from '../components/FileFacts';
 import { FileRow } from '../components/FileRow';
-import { RenameDialog } from '../components/RenameDialog';
+import { LazyRenameDialog } from '../components/LazyRenameDialog';
 import { StorageTag } from '../components/StorageTag';
 import { useFileOpener } from '../components/useFileOpener';
 import { retakeUrl, type FileAction, type FileItem } from '../model/menus';
@@ -149,7 +149,7 @@ function FolderView({ folderId, Shares, Custody }: { folderId: string; Shares?: 
         </BottomSheet>
       )}
       {pending?.kind === 'rename' && (
-        <RenameDialog
+        <LazyRenameDialog
           title="Rename file"
           initialName={pending.item.name}
           onSubmit={async (name) => {

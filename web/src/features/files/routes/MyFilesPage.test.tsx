@@ -78,7 +78,7 @@ describe('My Files', () => {
     const { calls } = setup();
     fireEvent.click(await screen.findByRole('button', { name: 'More actions for Car rental' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Rename' }));
-    const input = screen.getByLabelText('Name');
+    const input = await screen.findByLabelText('Name');
     fireEvent.change(input, { target: { value: 'Car/rental' } });
     expect(await screen.findByText('Special characters can not be used')).toBeInTheDocument();
     fireEvent.change(input, { target: { value: 'Car rental May' } });

@@ -14,7 +14,7 @@ import { useOnline } from '../../../lib/network/useOnline';
 import { selectLastKnown } from '../../../lib/offline/lastKnownSlice';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { FolderIcon } from '../components/Icons';
-import { RenameDialog } from '../components/RenameDialog';
+import { LazyRenameDialog } from '../components/LazyRenameDialog';
 import { StorageTag } from '../components/StorageTag';
 import { folderViewUrl, FOLDERS_MAP } from '../paths';
 
@@ -135,7 +135,7 @@ export function MyFilesPage() {
         </BottomSheet>
       )}
       {pending?.kind === 'rename' && (
-        <RenameDialog
+        <LazyRenameDialog
           title="Rename folder"
           initialName={pending.folder.name}
           onSubmit={async (name) => {
