@@ -1,9 +1,10 @@
 """Benchmark of docs/benchmarks.md: 1,000 storage-extension purchases paid from one
-CreditCard Wallet by 100 concurrent clients, every request sent twice with its Idempotency-Key (a
-client retrying), through Envoy against the running stack. Checks that the final balance is exactly
-what the ledger says (credits - 1,000 purchases), that there are 1,000 purchases and no more, and
-that every card charge is credited once; reports purchases per second beside `pgbench -N`
-(simple-update) with the same 100 clients on the same PostgreSQL in the same run.
+CreditCard Wallet by 100 concurrent clients, then 1,000 from 100 wallets (ten each), every request
+sent twice with its Idempotency-Key (a client retrying), through Envoy against the running stack.
+Checks, for every wallet, that the final balance is exactly what the ledger says (credits minus
+the purchases), that there are as many purchases as were made and no more, and that every card
+charge is credited once; reports purchases per second beside `pgbench -N` (simple-update) with the
+same 100 clients on the same PostgreSQL in the same run.
 
 Run against a `./dev up`: `.dev/venv/bin/python deploy/local/bench_wallet.py [--purchases 1000]`.
 """
@@ -88,12 +89,9 @@ def pgbench(clients, seconds):
     return float(re.search(r"tps = ([\d.]+)", out).group(1))
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--purchases", type=int, default=1000)
-    parser.add_argument("--clients", type=int, default=100)
-    args = parser.parse_args()
-
+def open_wallet():
+    """A new user with a saved card and a wallet of $100 that tops up by $100 under $5.00, and a
+    folder to extend: what one client pays with."""
     token = sign_up()
     _, customer = api("POST", "payments/stripe-customer/create/", token, {})
     pm = stripe("payment_methods", {"type": "card", "card[number]": "4242424242424242", "card[exp_month]": "12",
@@ -104,56 +102,89 @@ def main():
     stripe(f"setup_intents/{setup['client_secret'].split('_secret_')[0]}/confirm", {"payment_method": pm})
     _, cards = api("GET", "payments/payment-methods/get/", token)
     card = cards["payment_methods"][0]["id"]
-    # The wallet: $100 now and $100 whenever the balance falls under $5.00.
     _, intent = api("POST", "payments/payment-intent/create/", token,
                     {"payment_method_id": card, "metadata": {"action": 2, "amount": 10000}}, key=str(uuid.uuid4()))
     stripe(f"payment_intents/{intent['payment_intent_id']}/confirm", {})
     api("POST", "payments/stored-account/update/", token, {"auto_topping_up_amount": 10000, "payment_method_id": card})
     _, folder = api("POST", "evidence/folders/create/", token, {"name": "Bench folder"})
-    _, account = api("GET", "payments/stored-account/get/", token)
-    start_balance = account["balance"]
     _, price = api("POST", "payments/storage-price-prolong/calculate/", token, {"folder_id": folder["id"], "months": 1})
-    each = price["wallet_total"]
-    body = {"kind": "storage_extension", "folder_id": folder["id"], "months": 1, "pay_with": "wallet"}
-
-    def purchase(_):
-        key = str(uuid.uuid4())
-        first = api("POST", "payments/stored-account/pay/", token, body, key=key, ok=False)
-        retry = api("POST", "payments/stored-account/pay/", token, body, key=key, ok=False)
-        assert first[0] == 200 and retry[0] == 200, (first, retry)
-        assert first[1]["transaction"]["id"] == retry[1]["transaction"]["id"], "a retry made a second purchase"
-        return first[1]["transaction"]["id"]
-
-    t0 = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(args.clients) as pool:
-        ids = list(pool.map(purchase, range(args.purchases)))
-    elapsed = time.monotonic() - t0
-
     user = psql("evidentia_payments", f"SELECT user_id FROM customers WHERE stripe_customer_id = '{customer['stripe_customer_id']}'")
+    body = {"kind": "storage_extension", "folder_id": folder["id"], "months": 1, "pay_with": "wallet"}
+    return {"token": token, "user": user, "body": body, "each": price["wallet_total"]}
+
+
+def purchase(wallet):
+    key = str(uuid.uuid4())
+    first = api("POST", "payments/stored-account/pay/", wallet["token"], wallet["body"], key=key, ok=False)
+    retry = api("POST", "payments/stored-account/pay/", wallet["token"], wallet["body"], key=key, ok=False)
+    assert first[0] == 200 and retry[0] == 200, (first, retry)
+    assert first[1]["transaction"]["id"] == retry[1]["transaction"]["id"], "a retry made a second purchase"
+    return first[1]["transaction"]["id"]
+
+
+def check(wallet, made):
+    """The wallet's books after `made` purchases: exact, each purchase once, each charge credited once."""
+    user = wallet["user"]
     purchases = int(psql("evidentia_payments", f"SELECT count(*) FROM purchases WHERE user_id = '{user}'"))
     debits = int(psql("evidentia_payments", f"SELECT -coalesce(sum(amount_cents), 0) FROM wallet_entries WHERE user_id = '{user}' AND kind = 'purchase'"))
     credits = int(psql("evidentia_payments", f"SELECT coalesce(sum(amount_cents), 0) FROM wallet_entries WHERE user_id = '{user}' AND amount_cents > 0"))
     charges = int(psql("evidentia_payments", f"SELECT count(*) FROM payment_intents WHERE user_id = '{user}' AND status = 'succeeded'"))
     credited = int(psql("evidentia_payments", f"SELECT count(*) FROM wallet_entries WHERE user_id = '{user}' AND reference LIKE 'pi:%'"))
     balance = int(psql("evidentia_payments", f"SELECT balance_cents FROM wallets WHERE user_id = '{user}'"))
-    assert len(set(ids)) == args.purchases == purchases, (len(set(ids)), purchases)
-    assert debits == each * args.purchases, (debits, each * args.purchases)
+    assert purchases == made, (purchases, made)
+    assert debits == wallet["each"] * made, (debits, wallet["each"] * made)
     assert balance == credits - debits, (balance, credits, debits)
     assert charges == credited, f"{charges} succeeded charges, {credited} credited"
     assert balance >= 0
+    return {"purchases": purchases, "card_charges": charges, "credits_cents": credits, "debits_cents": debits,
+            "final_balance_cents": balance}
+
+
+def run(wallets, purchases, clients):
+    """`purchases` purchases by `clients` clients, the i-th purchase from wallet i mod len(wallets)."""
+    t0 = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(clients) as pool:
+        ids = list(pool.map(lambda i: purchase(wallets[i % len(wallets)]), range(purchases)))
+    elapsed = time.monotonic() - t0
+    assert len(set(ids)) == purchases, (len(set(ids)), purchases)
+    books = [check(w, sum(1 for i in range(purchases) if i % len(wallets) == n)) for n, w in enumerate(wallets)]
+    return elapsed, books
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--purchases", type=int, default=1000)
+    parser.add_argument("--clients", type=int, default=100)
+    parser.add_argument("--wallets", type=int, default=100, help="wallets of the second run (the first has one)")
+    args = parser.parse_args()
+
+    one = [open_wallet()]
+    many = [open_wallet() for _ in range(args.wallets)]
+    one_elapsed, one_books = run(one, args.purchases, args.clients)
+    many_elapsed, many_books = run(many, args.purchases, args.clients)
+
     # pgbench with as many clients as the server's connection limit leaves (the stack holds some).
     free = int(psql("postgres", "SELECT current_setting('max_connections')::int - count(*) - 5 FROM pg_stat_activity"))
     pg_clients = max(1, min(args.clients, free))
     tps = pgbench(pg_clients, 10)
-    # The line ./dev bench puts in its table: measure, ours, yardstick, ours / yardstick.
-    print(f"RESULT\t{purchases:,} purchases from {args.clients} clients on one wallet (each sent twice)\t"
-          f"{purchases / elapsed:.0f} purchases/s, balance exact, {charges} charges credited once\t"
-          f"pgbench -N {tps:.0f} tps ({pg_clients} clients)\t{purchases / elapsed / tps:.2f}x")
+    one_rate = args.purchases / one_elapsed
+    many_rate = args.purchases / many_elapsed
+    charges = one_books[0]["card_charges"]
+    # The lines ./dev bench puts in its table: measure, ours, yardstick, ours / yardstick.
+    print(f"RESULT\t{args.purchases:,} purchases from {args.clients} clients on one wallet (each sent twice)\t"
+          f"{one_rate:.0f} purchases/s, balance exact, {charges} charges credited once\t"
+          f"pgbench -N {tps:.0f} tps ({pg_clients} clients)\t{one_rate / tps:.2f}x")
+    print(f"RESULT\t{args.purchases:,} purchases from {args.clients} clients on {args.wallets} wallets (each sent twice)\t"
+          f"{many_rate:.0f} purchases/s, every balance exact\t"
+          f"pgbench -N {tps:.0f} tps ({pg_clients} clients)\t{many_rate / tps:.2f}x")
     print(json.dumps({
-        "purchases": purchases, "requests": 2 * args.purchases, "clients": args.clients,
-        "seconds": round(elapsed, 1), "purchases_per_second": round(purchases / elapsed, 1),
-        "each_cents": each, "start_balance": start_balance, "card_charges": charges, "credits_cents": credits,
-        "debits_cents": debits, "final_balance_cents": balance, "pgbench_clients": pg_clients, "pgbench_simple_update_tps": tps,
+        "one_wallet": {"seconds": round(one_elapsed, 1), "purchases_per_second": round(one_rate, 1),
+                       "each_cents": one[0]["each"], **one_books[0]},
+        "many_wallets": {"wallets": args.wallets, "seconds": round(many_elapsed, 1),
+                         "purchases_per_second": round(many_rate, 1),
+                         "card_charges": sum(b["card_charges"] for b in many_books)},
+        "requests_per_run": 2 * args.purchases, "clients": args.clients,
+        "pgbench_clients": pg_clients, "pgbench_simple_update_tps": tps,
     }, indent=2))
 
 

@@ -24,6 +24,10 @@ pub enum PaymentsError {
     /// A debit would take the balance below zero.
     #[error("the wallet balance is too low")]
     InsufficientBalance,
+    /// A purchase planned beside others from the same wallet found the balance short: it is
+    /// planned again, alone (the pay call does so; this never reaches a client).
+    #[error("the wallet balance moved while the purchase was planned")]
+    PlanAlone,
     /// A card charge the operation needed was declined.
     #[error("card declined")]
     CardDeclined,
@@ -87,6 +91,9 @@ impl From<PaymentsError> for Status {
                 "insufficient_balance",
                 "Your CreditCard Wallet balance is too low.",
             ),
+            PaymentsError::PlanAlone => {
+                internal(&anyhow::anyhow!("a purchase was not planned again alone"))
+            }
             PaymentsError::CardDeclined => {
                 with_reason(Code::FailedPrecondition, "card_declined", CARD_DECLINED)
             }

@@ -531,27 +531,45 @@ impl PaymentsRpc for PaymentsApi {
             self.state.stripe.as_ref(),
             &self.state.pricing,
         );
-        let mut tx = pool.begin().await.map_err(PaymentsError::from)?;
-        if let Some(answer) = guard.begin::<pb::PayResponse>(&mut tx).await? {
-            return reply(answer);
-        }
-        let quote = pay::quote(&mut tx, pricing, user_id, &order).await?;
-        let funded = match pay::fund(&mut tx, stripe, user_id, guard.key(), &quote).await {
-            Err(PaymentsError::CardDeclined) => {
-                // The decline and its top-up error stay; the key keeps no answer, so a retry asks
-                // Stripe again under the same Stripe key.
-                tx.commit().await.map_err(PaymentsError::from)?;
-                return Err(PaymentsError::CardDeclined.into());
+        // Planned beside the wallet's other purchases first; when the balance turns out short,
+        // rolled back (nothing was charged) and planned again alone (app/pay.rs).
+        let mut planning = pay::Planning::Alongside;
+        let (purchase, answer) = loop {
+            let mut tx = pool.begin().await.map_err(PaymentsError::from)?;
+            if let Some(answer) = guard.begin::<pb::PayResponse>(&mut tx).await? {
+                return reply(answer);
             }
-            funded => funded?,
+            let attempt = async {
+                let quote = pay::quote(&mut tx, pricing, user_id, &order, planning).await?;
+                let funded = pay::fund(&mut tx, stripe, user_id, guard.key(), &quote).await?;
+                let purchase =
+                    pay::complete(&mut tx, pricing, user_id, &order, &quote, &funded).await?;
+                let answer = pb::PayResponse {
+                    transaction: Some(transactions::get(&mut tx, user_id, purchase).await?.into()),
+                    stored_account: Some(wallet::stored_account(&mut tx, user_id).await?.into()),
+                };
+                Ok::<_, PaymentsError>((purchase, answer))
+            }
+            .await;
+            match attempt {
+                Ok(done) => {
+                    guard.finish(&mut tx, &done.1).await?;
+                    tx.commit().await.map_err(PaymentsError::from)?;
+                    break done;
+                }
+                Err(PaymentsError::PlanAlone) if planning == pay::Planning::Alongside => {
+                    tx.rollback().await.map_err(PaymentsError::from)?;
+                    planning = pay::Planning::Alone;
+                }
+                Err(PaymentsError::CardDeclined) => {
+                    // The decline and its top-up error stay; the key keeps no answer, so a retry
+                    // asks Stripe again under the same Stripe key.
+                    tx.commit().await.map_err(PaymentsError::from)?;
+                    return Err(PaymentsError::CardDeclined.into());
+                }
+                Err(err) => return Err(err.into()),
+            }
         };
-        let purchase = pay::complete(&mut tx, pricing, user_id, &order, &quote, &funded).await?;
-        let answer = pb::PayResponse {
-            transaction: Some(transactions::get(&mut tx, user_id, purchase).await?.into()),
-            stored_account: Some(wallet::stored_account(&mut tx, user_id).await?.into()),
-        };
-        guard.finish(&mut tx, &answer).await?;
-        tx.commit().await.map_err(PaymentsError::from)?;
         if order.from_wallet
             && let Err(err) = wallet::auto_top_up(
                 pool,

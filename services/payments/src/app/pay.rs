@@ -6,6 +6,12 @@
 //! From the wallet: the balance pays first; when it is short, the wallet card is charged the larger
 //! of the shortfall and the auto top-up amount, into the wallet, then the purchase is debited;
 //! afterwards a balance under $5.00 tops up. By card: the default card is charged the card total.
+//!
+//! Purchases from one wallet that its balance covers run side by side ([`Planning::Alongside`]):
+//! the wallet row is locked only for the debit, the last write of the transaction. One that finds
+//! the balance short, before or at the debit, is planned again alone ([`Planning::Alone`]), and
+//! only such a purchase charges a card for the wallet: no other purchase can then spend the
+//! balance it counted on, so a card charge is never followed by a refused debit.
 
 use chrono::{DateTime, Utc};
 use evidentia_common::{outbox, time};
@@ -72,10 +78,21 @@ impl Item {
     }
 }
 
+/// How a purchase from the wallet is planned against the others from the same wallet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Planning {
+    /// Beside the others (the wallet-purchase lock shared): the balance must cover the price;
+    /// when it does not, the step that finds it out answers `PlanAlone`.
+    Alongside,
+    /// Alone (the lock exclusive): may charge the wallet card for a shortfall.
+    Alone,
+}
+
 /// What the purchase costs and how it will be paid.
 #[derive(Debug, Clone)]
 pub struct Quote {
     pub purchase_id: Uuid,
+    pub planning: Planning,
     pub customer: String,
     pub breakdown: Breakdown,
     pub description: String,
@@ -91,16 +108,18 @@ pub enum Funding {
 }
 
 /// Step 1: the price and the plan to pay it, read without row locks. From the wallet, the user's
-/// wallet-purchase lock is taken first, for the rest of the caller's transaction: concurrent
-/// purchases from one wallet are planned one after the other, each seeing what the one before
-/// debited or charged, so one card charge covers a shortfall. `complete` checks the balance again
-/// under the wallet row's lock.
+/// wallet-purchase lock is taken first, for the rest of the caller's transaction: shared when
+/// `planning` is `Alongside`, and then a balance short of the price is `PlanAlone`; exclusive when
+/// `Alone`, so the purchases that may charge the card are planned one after the other, each seeing
+/// what the one before debited or charged, and one card charge covers a shortfall. `complete`
+/// checks the balance again under the wallet row's lock.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
 pub async fn quote(
     conn: &mut PgConnection,
     pricing: &Pricing,
     user_id: Uuid,
     order: &Order,
+    planning: Planning,
 ) -> Result<Quote, PaymentsError> {
     let billing = customers::billing(conn, user_id)
         .await?
@@ -115,10 +134,13 @@ pub async fn quote(
         Item::Share { breakdown, .. } => *breakdown,
     };
     let funding = if order.from_wallet {
-        wallets::lock_purchases(conn, user_id).await?;
+        wallets::lock_purchases(conn, user_id, planning == Planning::Alone).await?;
         let funds = wallets::funds(conn, user_id).await?;
         let balance = funds.as_ref().map_or(0, |f| f.balance);
         let transfer = if balance < breakdown.wallet_total {
+            if planning == Planning::Alongside {
+                return Err(PaymentsError::PlanAlone);
+            }
             let Some((card, auto_amount)) =
                 funds.and_then(|f| f.payment_method.map(|pm| (pm, f.auto_amount)))
             else {
@@ -143,6 +165,7 @@ pub async fn quote(
     };
     Ok(Quote {
         purchase_id: Uuid::now_v7(),
+        planning,
         customer,
         breakdown,
         description: order.item.description(),
@@ -209,9 +232,11 @@ pub async fn fund(
     }
 }
 
-/// Step 3, in the caller's transaction: the wallet debit (its balance checked again under the
-/// wallet's lock), the transaction number, the purchase row, for an extension the
-/// StorageExtensionPaid event, and a referral reward waiting for this first payment. Answers the
+/// Step 3, in the caller's transaction: the transaction number, the purchase row, for an extension
+/// the StorageExtensionPaid event, a referral reward waiting for this first payment, and last the
+/// wallet debit (its balance checked again under the wallet row's lock, which is held from there
+/// to the commit only). Planned alongside others, a balance that no longer covers the debit is
+/// `PlanAlone` (nothing was charged: the caller rolls back and plans again). Answers the
 /// purchase's id.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
 pub async fn complete(
@@ -223,15 +248,6 @@ pub async fn complete(
     funded: &Funded,
 ) -> Result<Uuid, PaymentsError> {
     let paid_from_wallet = if order.from_wallet {
-        ledger::post(
-            conn,
-            user_id,
-            EntryKind::Purchase,
-            -quote.breakdown.wallet_total,
-            &format!("purchase:{}", quote.purchase_id),
-            &quote.description,
-        )
-        .await?;
         quote.breakdown.wallet_total
     } else {
         0
@@ -279,5 +295,26 @@ pub async fn complete(
         .await?;
     }
     rewards::on_purchase(conn, pricing, user_id).await?;
+    if order.from_wallet {
+        let debit = ledger::post(
+            conn,
+            user_id,
+            EntryKind::Purchase,
+            -quote.breakdown.wallet_total,
+            &format!("purchase:{}", quote.purchase_id),
+            &quote.description,
+        )
+        .await;
+        match debit {
+            Err(PaymentsError::InsufficientBalance)
+                if quote.planning == Planning::Alongside && funded.card_intent.is_none() =>
+            {
+                return Err(PaymentsError::PlanAlone);
+            }
+            other => {
+                other?;
+            }
+        }
+    }
     Ok(quote.purchase_id)
 }

@@ -71,8 +71,10 @@ pub async fn record(
     if customers::billing(conn, referred_id).await?.is_none() {
         return Err(anyhow::anyhow!("the referred account has no customer row yet").into());
     }
-    ledger::lock(conn, referred_id).await?;
+    // Customer row, then wallet row: the order a purchase takes them in (its row's foreign key,
+    // then its debit), so the two never wait for each other in a circle.
     customers::lock_row(conn, referred_id).await?;
+    ledger::lock(conn, referred_id).await?;
     referral_rewards::insert_pending(conn, referred_id, referrer_id).await?;
     settle(conn, pricing, referred_id).await?;
     Ok(())

@@ -36,16 +36,29 @@ pub struct Funds {
     pub auto_amount: i64,
 }
 
-/// Serialises purchases from the user's wallet until the end of the transaction (an advisory
-/// lock: credits and top-ups, which lock the wallet row only to write it, do not wait for it).
-#[tracing::instrument(skip_all)]
-pub async fn lock_purchases(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<()> {
-    sqlx::query!(
-        "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
-        format!("wallet-purchase:{user_id}")
-    )
-    .fetch_one(conn)
-    .await?;
+/// The user's wallet-purchase lock until the end of the transaction (an advisory lock: credits
+/// and top-ups, which lock the wallet row only to write it, do not wait for it). Shared, purchases
+/// the balance covers run side by side; exclusive, one purchase that may charge the card for a
+/// shortfall plans and pays alone, and no other purchase debits the balance it counted on.
+#[tracing::instrument(skip_all, fields(exclusive))]
+pub async fn lock_purchases(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    exclusive: bool,
+) -> sqlx::Result<()> {
+    let key = format!("wallet-purchase:{user_id}");
+    if exclusive {
+        sqlx::query!("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
+            .fetch_one(conn)
+            .await?;
+    } else {
+        sqlx::query!(
+            "SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))",
+            key
+        )
+        .fetch_one(conn)
+        .await?;
+    }
     Ok(())
 }
 

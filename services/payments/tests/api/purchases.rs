@@ -1,6 +1,8 @@
 //! Purchases paid from the wallet or by card, through the steps of `app::pay`.
 
-use evidentia_common::testing::OK_CARD;
+use std::time::Duration;
+
+use evidentia_common::testing::{self, OK_CARD};
 use evidentia_proto::payments::v1 as pb;
 use uuid::Uuid;
 
@@ -141,5 +143,65 @@ async fn concurrent_purchases_from_one_wallet_are_planned_one_after_the_other() 
     let charged = balance - 1050 + 8 * 704;
     assert_eq!(charged % 1000, 0, "balance {balance}");
     assert!((0..1500).contains(&balance), "balance {balance}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn purchases_the_balance_covers_run_beside_others_and_a_card_charge_waits_for_them() {
+    // The user's wallet-purchase lock held shared, as a purchase in flight holds it. Purchases the
+    // balance covers complete meanwhile (the wallet row is locked only for their debits); one that
+    // needs a card charge for its shortfall waits until that purchase has committed.
+    let app = TestApp::spawn().await;
+    let user = account_created();
+    let user_id = user_of(&user);
+    let caller = as_user(user_id);
+    let card = app.saved_card(&user, OK_CARD).await;
+    assert_eq!(app.wallet(&user, &card, 1000).await, 1050);
+
+    let mut conn = testing::connect(&app.service.database_url).await;
+    let mut in_flight = sqlx::Connection::begin(&mut conn).await.unwrap();
+    sqlx::query!(
+        "SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))",
+        format!("wallet-purchase:{user_id}")
+    )
+    .fetch_one(&mut *in_flight)
+    .await
+    .unwrap();
+
+    let pay = |key: &'static str| {
+        let mut client = app.client();
+        let request = caller.request(extension(Uuid::now_v7(), "wallet", key));
+        async move { client.pay(request).await.map(tonic::Response::into_inner) }
+    };
+    // $10.50 - $7.04 = $3.46, under $5.00: the auto top-up adds $10.00 after the commit.
+    let first = tokio::time::timeout(Duration::from_secs(10), pay("beside-1"))
+        .await
+        .expect("a purchase the balance covers does not wait for the one in flight")
+        .expect("paid");
+    assert_eq!(first.stored_account.expect("account").balance, 346);
+    // $13.46 - $7.04 = $6.42: no top-up.
+    let second = tokio::time::timeout(Duration::from_secs(10), pay("beside-2"))
+        .await
+        .expect("a purchase the balance covers does not wait for the one in flight")
+        .expect("paid");
+    assert_eq!(second.stored_account.expect("account").balance, 642);
+
+    // $6.42 does not cover $7.04: this one charges the wallet card, alone.
+    let short = tokio::spawn(pay("alone-1"));
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert!(
+        !short.is_finished(),
+        "a purchase that charges the card waits for the purchases in flight"
+    );
+    in_flight.rollback().await.unwrap();
+    let third = tokio::time::timeout(Duration::from_secs(10), short)
+        .await
+        .expect("it goes on once the purchase in flight has ended")
+        .expect("joined")
+        .expect("paid");
+    let transaction = third.transaction.expect("transaction");
+    assert_eq!(transaction.paid_from_wallet, 704);
+    // The transfer: the larger of the $0.62 shortfall and the $10.00 auto top-up amount.
+    assert_eq!(third.stored_account.expect("account").balance, 642 + 1000 - 704);
     app.stop().await;
 }
