@@ -58,7 +58,8 @@ WORKLOADS = GRPC_SERVICES + ["gateway", "envoy"]
 # Environment names the binaries read (the shared contract; the standard OTEL_* ones as well), plus
 # the chart's own helpers that only feed Kubernetes $(VAR) expansion.
 CONTRACT_ENV = {
-    "DATABASE_URL", "GRPC_LISTEN_ADDR", "AMQP_URL", "AMQP_EXCHANGE", "REDIS_URL", "LOG_FORMAT",
+    "DATABASE_URL", "DATABASE_MAX_CONNECTIONS", "GRPC_LISTEN_ADDR", "AMQP_URL", "AMQP_EXCHANGE",
+    "AMQP_QUEUE_TYPE", "REDIS_URL", "LOG_FORMAT",
     "RUST_LOG", "OTEL_SERVICE_NAME", "SMTP_URL", "MAIL_FROM", "SUPPORT_EMAIL", "JWT_SECRET",
     "ACCESS_TOKEN_TTL_SECONDS", "REFRESH_TOKEN_TTL_SECONDS", "STRIPE_SECRET_KEY",
     "STRIPE_API_BASE", "STRIPE_WEBHOOK_SECRET", "S3_ENDPOINT", "S3_REGION", "S3_BUCKET",

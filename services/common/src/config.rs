@@ -90,6 +90,9 @@ pub struct ServiceConfig {
     /// `accounts`, `payments`, ...: names the database, queues and telemetry.
     pub service_name: &'static str,
     pub database_url: SecretString,
+    /// Connections of this replica's pool (`DATABASE_MAX_CONNECTIONS`, default 10): every
+    /// replica's pool counts against PostgreSQL's `max_connections` (docs/capacity.md).
+    pub database_max_connections: u32,
     pub grpc_listen_addr: SocketAddr,
     pub amqp: AmqpConfig,
     pub redis_url: String,
@@ -109,6 +112,10 @@ pub struct AmqpConfig {
     pub max_attempts: u32,
     /// Declare the exchange auto-delete (tests: it goes once its queues have expired).
     pub transient: bool,
+    /// The kind of queue each consumer declares (`AMQP_QUEUE_TYPE`): `classic` (the default, what
+    /// an existing local broker holds) or `quorum` (replicated over the broker's nodes: what the
+    /// chart sets, docs/capacity.md). A queue keeps its kind: changing it means a new queue.
+    pub quorum_queues: bool,
 }
 
 /// A domain service's whole configuration: read from the environment at start-up, holding the
@@ -131,6 +138,7 @@ impl ServiceConfig {
                 "DATABASE_URL",
                 &format!("postgres://postgres@127.0.0.1:5432/evidentia_{service_name}"),
             )?,
+            database_max_connections: env_or("DATABASE_MAX_CONNECTIONS", "10")?,
             grpc_listen_addr: env_or(
                 "GRPC_LISTEN_ADDR",
                 &format!("127.0.0.1:{default_grpc_port}"),
@@ -154,6 +162,17 @@ impl AmqpConfig {
             },
             retry_delay_ms: env_or("AMQP_RETRY_DELAY_MS", "2000")?,
             max_attempts: env_or("AMQP_MAX_ATTEMPTS", "5")?,
+            quorum_queues: match env_or::<String>("AMQP_QUEUE_TYPE", "classic")?.as_str() {
+                "classic" => false,
+                "quorum" => true,
+                other => {
+                    return Err(ConfigError {
+                        name: "AMQP_QUEUE_TYPE".to_owned(),
+                        value: other.to_owned(),
+                        reason: "must be classic or quorum".to_owned(),
+                    });
+                }
+            },
             transient: false,
         })
     }

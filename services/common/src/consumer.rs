@@ -172,6 +172,12 @@ impl Queue {
         if let Some(ms) = self.config.queue_expires_ms {
             args.insert("x-expires".into(), AMQPValue::LongLongInt(i64::from(ms)));
         }
+        if self.config.quorum_queues {
+            args.insert(
+                "x-queue-type".into(),
+                AMQPValue::LongString("quorum".to_owned().into()),
+            );
+        }
         for (key, value) in extra {
             args.insert((*key).into(), value.clone());
         }

@@ -71,11 +71,38 @@ pub async fn migrate(url: &SecretString, service: &Migrator) -> anyhow::Result<(
     Ok(())
 }
 
-/// Creates the database if needed, applies migrations and opens the pool.
+/// How long a pooled connection may sit idle before it is checked on its next use.
+const IDLE_BEFORE_PING: Duration = Duration::from_secs(5);
+
+/// Creates the database if needed, applies migrations and opens a pool of 10 connections
+/// (an operator's command, a test).
 pub async fn connect_and_migrate(url: &SecretString, service: &Migrator) -> anyhow::Result<PgPool> {
+    connect_and_migrate_with(url, 10, service).await
+}
+
+/// Creates the database if needed, applies migrations and opens a pool of at most
+/// `max_connections`.
+pub async fn connect_and_migrate_with(
+    url: &SecretString,
+    max_connections: u32,
+    service: &Migrator,
+) -> anyhow::Result<PgPool> {
     migrate(url, service).await?;
     let pool = PgPoolOptions::new()
-        .max_connections(10)
+        .max_connections(max_connections)
+        // A connection is checked with a round trip (sqlx's default did it at every acquire: two
+        // of the five round trips of GET /api/accounts/me/) only when it sat idle for a while,
+        // which is when PostgreSQL may have restarted or failed over meanwhile. A connection that
+        // broke while in use fails its query, and the pool then drops it.
+        .test_before_acquire(false)
+        .before_acquire(|conn, meta| {
+            Box::pin(async move {
+                if meta.idle_for >= IDLE_BEFORE_PING {
+                    sqlx::Connection::ping(conn).await?;
+                }
+                Ok(true)
+            })
+        })
         .acquire_timeout(Duration::from_secs(5))
         .connect(url.expose_secret())
         .await?;

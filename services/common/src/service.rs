@@ -152,7 +152,12 @@ impl Infrastructure {
         shutdown: &CancellationToken,
     ) -> anyhow::Result<Self> {
         let config = config.service();
-        let pool = db::connect_and_migrate(&config.database_url, S::MIGRATIONS).await?;
+        let pool = db::connect_and_migrate_with(
+            &config.database_url,
+            config.database_max_connections,
+            S::MIGRATIONS,
+        )
+        .await?;
         let mut tasks = JoinSet::new();
         let broker_up = Arc::new(AtomicBool::new(false));
         tasks.spawn(outbox::run_relay(
@@ -247,6 +252,7 @@ pub async fn test_config(name: &'static str) -> crate::config::ServiceConfig {
     crate::config::ServiceConfig {
         service_name: name,
         database_url: crate::testing::database_url(name).await,
+        database_max_connections: 10,
         grpc_listen_addr: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
         amqp: crate::testing::amqp_config(),
         redis_url: std::env::var("REDIS_URL")

@@ -73,7 +73,11 @@ pub fn init_with(service_name: &str, exporter: Option<Exporter>) -> anyhow::Resu
             .with_current_span(true)
             .boxed()
     } else {
-        tracing_subscriber::fmt::layer().compact().boxed()
+        // Colours for a terminal only: ./dev writes the logs to files.
+        tracing_subscriber::fmt::layer()
+            .compact()
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
+            .boxed()
     };
 
     let (otel_layer, provider) = if let Some(choice) = exporter {

@@ -1,4 +1,10 @@
 //! The gateway process: the REST API under `/api/` and the web app.
+
+/// mimalloc: glibc's malloc and free were a sixth of the gateway's CPU on the read path
+/// (docs/benchmarks.md, "Where the read path's time goes").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

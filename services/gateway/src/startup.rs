@@ -81,9 +81,19 @@ pub fn app(config: Config) -> anyhow::Result<Router> {
                         );
                         span
                     })
+                    // Envoy's access log has a line for every request (id, status, times); this
+                    // log adds one for a server error only, and at debug level for the rest: a
+                    // second line per request, formatted here, showed in the read path's profile
+                    // (docs/benchmarks.md).
                     .on_response(|res: &Response, latency: Duration, span: &tracing::Span| {
-                        span.record("http.response.status_code", res.status().as_u16());
-                        tracing::info!(status = res.status().as_u16(), latency_ms = latency.as_millis() as u64, "request");
+                        let status = res.status().as_u16();
+                        span.record("http.response.status_code", status);
+                        let latency_ms = latency.as_millis() as u64;
+                        if res.status().is_server_error() {
+                            tracing::warn!(status, latency_ms, "request");
+                        } else {
+                            tracing::debug!(status, latency_ms, "request");
+                        }
                     }),
             )
             .layer(PropagateRequestIdLayer::new(REQUEST_ID))

@@ -25,6 +25,8 @@ from the address values without the chart seeing them.
   value: {{ printf "%s://%s@%s:%d/%s" (ternary "amqps" "amqp" $v.rabbitmq.tls) $amqpAuth $v.rabbitmq.host (int $v.rabbitmq.port) (urlquery $v.rabbitmq.vhost) | quote }}
 - name: AMQP_EXCHANGE
   value: {{ $v.rabbitmq.exchange | quote }}
+- name: AMQP_QUEUE_TYPE
+  value: {{ $v.rabbitmq.queueType | quote }}
 {{- end -}}
 
 {{/* REDIS_URL (with REDIS_PASSWORD before it when a password Secret is set). Argument: $. */}}
@@ -115,6 +117,8 @@ from the address values without the chart seeing them.
 - name: GRPC_LISTEN_ADDR
   value: {{ printf "0.0.0.0:%d" (int .settings.port) | quote }}
 {{ include "evidentia.secretEnv" (dict "name" "DATABASE_URL" "secret" $v.postgresql.existingSecret "key" (index $v.postgresql.keys .component)) }}
+- name: DATABASE_MAX_CONNECTIONS
+  value: {{ .settings.databasePoolSize | default 10 | quote }}
 {{ include "evidentia.env.amqp" .root | trim }}
 {{ include "evidentia.env.redis" .root | trim }}
 {{ include "evidentia.env.telemetry" . | trim }}

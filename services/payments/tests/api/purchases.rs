@@ -202,6 +202,9 @@ async fn purchases_the_balance_covers_run_beside_others_and_a_card_charge_waits_
     let transaction = third.transaction.expect("transaction");
     assert_eq!(transaction.paid_from_wallet, 704);
     // The transfer: the larger of the $0.62 shortfall and the $10.00 auto top-up amount.
-    assert_eq!(third.stored_account.expect("account").balance, 642 + 1000 - 704);
+    assert_eq!(
+        third.stored_account.expect("account").balance,
+        642 + 1000 - 704
+    );
     app.stop().await;
 }
