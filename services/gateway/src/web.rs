@@ -1,4 +1,5 @@
-//! The web app's files: hashed assets cached for a year, everything else revalidated, unknown
+//! The web app's files: hashed assets cached for a year (Brotli-compressed at build time for
+//! browsers that take it), everything else revalidated, unknown
 //! paths answered with the app shell (client-side routes), and a strict Content-Security-Policy.
 //! A missing asset is a 404 that no one caches: after a deploy a browser may still ask for the
 //! previous build's file, and the app shell in its place would be cached as a script for a year.
@@ -37,7 +38,12 @@ pub fn router(config: &Config) -> Router {
     let csp = HeaderValue::from_str(&content_security_policy(config))
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
     Router::new()
-        .nest_service("/assets", ServeDir::new(dist.join("assets")))
+        // `npm run build` writes a Brotli copy beside each text asset (scripts/precompress.mjs):
+        // sent to a browser that accepts it, with Content-Encoding set, so Envoy leaves it as it is.
+        .nest_service(
+            "/assets",
+            ServeDir::new(dist.join("assets")).precompressed_br(),
+        )
         .fallback_service(ServeDir::new(dist).fallback(ServeFile::new(index)))
         .layer(middleware::from_fn(
             move |req: Request<axum::body::Body>, next: Next| {
@@ -58,6 +64,11 @@ async fn with_headers(req: Request<axum::body::Body>, next: Next, csp: HeaderVal
         (false, true) => "no-cache",
     };
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    if hashed {
+        // The same path answers Brotli or plain by the request's Accept-Encoding: caches must
+        // keep them apart.
+        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
     headers.insert(header::CONTENT_SECURITY_POLICY, csp);
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
@@ -131,6 +142,46 @@ mod tests {
         assert_eq!(status, StatusCode::OK);
         assert_eq!(cache, "public, max-age=31536000, immutable");
         assert_eq!(body, "console.log(1)");
+
+        // With a Brotli copy beside it, a browser that accepts Brotli gets that copy, said so.
+        std::fs::write(dist.join("assets/index-abc123.js.br"), b"brotli bytes").expect("br");
+        let response = tower::ServiceExt::oneshot(
+            router.clone(),
+            Request::get("/assets/index-abc123.js")
+                .header(header::ACCEPT_ENCODING, "gzip, deflate, br")
+                .body(axum::body::Body::empty())
+                .expect("request"),
+        )
+        .await
+        .expect("infallible");
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(
+            response
+                .headers()
+                .get(header::CONTENT_ENCODING)
+                .map(|v| v.as_bytes()),
+            Some(&b"br"[..])
+        );
+        assert_eq!(
+            response.headers().get(header::VARY).map(|v| v.as_bytes()),
+            Some(&b"accept-encoding"[..])
+        );
+        let content_type = response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        assert!(content_type.ends_with("javascript"), "{content_type}");
+        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .expect("body");
+        assert_eq!(&body[..], b"brotli bytes");
+        let (status, _, body) = get(&router, "/assets/index-abc123.js").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            body, "console.log(1)",
+            "without Accept-Encoding: br, the file itself"
+        );
 
         let (status, cache, body) = get(&router, "/assets/index-DOESNOTEXIST.js").await;
         assert_eq!(status, StatusCode::NOT_FOUND);
