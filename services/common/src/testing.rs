@@ -46,8 +46,6 @@ pub fn amqp_config() -> AmqpConfig {
     config.retry_delay_ms = 100;
     config.max_attempts = 3;
     config.transient = true;
-    // The tests' consumers declare quorum queues, the kind production runs (docs/capacity.md).
-    config.quorum_queues = true;
     config
 }
 

@@ -1,6 +1,6 @@
 //! Idempotent consumers against the real PostgreSQL and RabbitMQ: a repeated delivery is
-//! handled once, a failing handler is retried and then dead-lettered, and a message that cannot
-//! be decoded is dead-lettered at once.
+//! handled once, a failing handler is retried and then dead-lettered (on quorum queues too, the
+//! kind the chart declares), and a message that cannot be decoded is dead-lettered at once.
 
 use std::sync::{Arc, Mutex};
 
@@ -15,7 +15,11 @@ use evidentia_common::{
     testing,
 };
 use evidentia_proto::{Event, events::v1::AccountCreated};
-use lapin::Channel;
+use lapin::{
+    Channel,
+    options::QueueDeclareOptions,
+    types::{AMQPValue, FieldTable},
+};
 use prost::Message;
 use sqlx::{PgConnection, PgPool};
 use tokio::task::JoinHandle;
@@ -87,13 +91,21 @@ struct Harness {
 
 impl Harness {
     async fn start(recorder: Recorder) -> Self {
+        Self::start_with(recorder, false).await
+    }
+
+    /// With `quorum`, the consumer declares quorum queues (the chart's `AMQP_QUEUE_TYPE`).
+    async fn start_with(recorder: Recorder, quorum: bool) -> Self {
         let (_url, pool) = database().await;
         // No migration knows this test's own `handled` table, so its queries are text, not query!.
         sqlx::query("CREATE TABLE handled (event_id uuid NOT NULL, username text NOT NULL)")
             .execute(&pool)
             .await
             .unwrap();
-        let config = testing::amqp_config();
+        let config = AmqpConfig {
+            quorum_queues: quorum,
+            ..testing::amqp_config()
+        };
         let shutdown = CancellationToken::new();
         let consumers = Consumers::new(SERVICE, pool.clone(), config.clone())
             .on::<AccountCreated, _>(NAME, recorder.clone());
@@ -217,6 +229,57 @@ async fn a_failing_handler_is_retried_and_dead_lettered_after_max_attempts() {
         !app.processed(id).await,
         "a failed event is not recorded as processed"
     );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn on_quorum_queues_a_failing_handler_is_retried_and_dead_lettered_too() {
+    let app = Harness::start_with(Recorder::new(i64::MAX), true).await;
+    let id = Uuid::now_v7();
+    app.publish(id, &account_created("quorum").encode_to_vec())
+        .await;
+    let dead = next_from(&app.channel, &app.dlq()).await;
+    let max_attempts = i64::from(app.config.max_attempts);
+    assert_eq!(amqp::attempt(&dead.properties), max_attempts);
+    assert_eq!(
+        app.recorder.attempts_at(id),
+        (0..max_attempts).collect::<Vec<_>>(),
+        "one call per attempt, through the retry queue's message TTL"
+    );
+
+    // The queue is a quorum queue: its declaration is accepted again as a quorum queue's and
+    // refused as a classic one's, all else the same.
+    let declare = |kind: &'static str| {
+        let text = |s: &str| AMQPValue::LongString(s.to_owned().into());
+        let mut args = FieldTable::default();
+        for (key, value) in [
+            (
+                "x-expires",
+                AMQPValue::LongLongInt(i64::from(app.config.queue_expires_ms.unwrap_or_default())),
+            ),
+            ("x-dead-letter-exchange", text("")),
+            ("x-dead-letter-routing-key", text(&app.dlq())),
+            ("x-queue-type", text(kind)),
+        ] {
+            args.insert(key.into(), value);
+        }
+        let (config, queue) = (app.config.clone(), app.queue());
+        async move {
+            let (_connection, channel) = amqp::open_channel(&config, "test-kind").await.unwrap();
+            let durable = QueueDeclareOptions {
+                durable: true,
+                ..QueueDeclareOptions::default()
+            };
+            channel
+                .queue_declare(queue.as_str().into(), durable, args)
+                .await
+                .map(|_| ())
+        }
+    };
+    let again = declare("quorum").await;
+    assert!(again.is_ok(), "{again:?}");
+    let classic = declare("classic").await;
+    assert!(classic.is_err(), "{classic:?}");
     app.stop().await;
 }
 
