@@ -138,7 +138,10 @@ impl ServiceConfig {
                 "DATABASE_URL",
                 &format!("postgres://postgres@127.0.0.1:5432/evidentia_{service_name}"),
             )?,
-            database_max_connections: env_or("DATABASE_MAX_CONNECTIONS", "10")?,
+            database_max_connections: env_or(
+                "DATABASE_MAX_CONNECTIONS",
+                &crate::db::DEFAULT_POOL_SIZE.to_string(),
+            )?,
             grpc_listen_addr: env_or(
                 "GRPC_LISTEN_ADDR",
                 &format!("127.0.0.1:{default_grpc_port}"),

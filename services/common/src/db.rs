@@ -74,10 +74,13 @@ pub async fn migrate(url: &SecretString, service: &Migrator) -> anyhow::Result<(
 /// How long a pooled connection may sit idle before it is checked on its next use.
 const IDLE_BEFORE_PING: Duration = Duration::from_secs(5);
 
-/// Creates the database if needed, applies migrations and opens a pool of 10 connections
-/// (an operator's command, a test).
+/// Connections of a pool when nothing says otherwise (`DATABASE_MAX_CONNECTIONS`'s default).
+pub const DEFAULT_POOL_SIZE: u32 = 10;
+
+/// Creates the database if needed, applies migrations and opens a pool of [`DEFAULT_POOL_SIZE`]
+/// connections (an operator's command, a test).
 pub async fn connect_and_migrate(url: &SecretString, service: &Migrator) -> anyhow::Result<PgPool> {
-    connect_and_migrate_with(url, 10, service).await
+    connect_and_migrate_with(url, DEFAULT_POOL_SIZE, service).await
 }
 
 /// Creates the database if needed, applies migrations and opens a pool of at most

@@ -252,7 +252,7 @@ pub async fn test_config(name: &'static str) -> crate::config::ServiceConfig {
     crate::config::ServiceConfig {
         service_name: name,
         database_url: crate::testing::database_url(name).await,
-        database_max_connections: 10,
+        database_max_connections: crate::db::DEFAULT_POOL_SIZE,
         grpc_listen_addr: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
         amqp: crate::testing::amqp_config(),
         redis_url: std::env::var("REDIS_URL")
