@@ -89,9 +89,10 @@ def pgbench(clients, seconds):
     return float(re.search(r"tps = ([\d.]+)", out).group(1))
 
 
-def open_wallet():
-    """A new user with a saved card and a wallet of $100 that tops up by $100 under $5.00, and a
-    folder to extend: what one client pays with."""
+def open_wallet(folders):
+    """A new user with a saved card, a wallet of $100 that tops up by $100 under $5.00, and
+    `folders` folders to extend, one a purchase: what one client pays with. (Two purchases of the
+    same folder quoted from the same date buy the same new date, and the later one is refunded.)"""
     token = sign_up()
     _, customer = api("POST", "payments/stripe-customer/create/", token, {})
     pm = stripe("payment_methods", {"type": "card", "card[number]": "4242424242424242", "card[exp_month]": "12",
@@ -106,17 +107,20 @@ def open_wallet():
                     {"payment_method_id": card, "metadata": {"action": 2, "amount": 10000}}, key=str(uuid.uuid4()))
     stripe(f"payment_intents/{intent['payment_intent_id']}/confirm", {})
     api("POST", "payments/stored-account/update/", token, {"auto_topping_up_amount": 10000, "payment_method_id": card})
-    _, folder = api("POST", "evidence/folders/create/", token, {"name": "Bench folder"})
-    _, price = api("POST", "payments/storage-price-prolong/calculate/", token, {"folder_id": folder["id"], "months": 1})
+    ids = [api("POST", "evidence/folders/create/", token, {"name": f"Bench folder {n + 1}"})[1]["id"]
+           for n in range(folders)]
+    _, price = api("POST", "payments/storage-price-prolong/calculate/", token, {"folder_id": ids[0], "months": 1})
     user = psql("evidentia_payments", f"SELECT user_id FROM customers WHERE stripe_customer_id = '{customer['stripe_customer_id']}'")
-    body = {"kind": "storage_extension", "folder_id": folder["id"], "months": 1, "pay_with": "wallet"}
-    return {"token": token, "user": user, "body": body, "each": price["wallet_total"]}
+    bodies = [{"kind": "storage_extension", "folder_id": f, "months": 1, "pay_with": "wallet"} for f in ids]
+    return {"token": token, "user": user, "bodies": bodies, "each": price["wallet_total"]}
 
 
-def purchase(wallet):
+def purchase(wallet, n):
+    """The wallet's `n`-th purchase (of its `n`-th folder), sent twice with one key."""
     key = str(uuid.uuid4())
-    first = api("POST", "payments/stored-account/pay/", wallet["token"], wallet["body"], key=key, ok=False)
-    retry = api("POST", "payments/stored-account/pay/", wallet["token"], wallet["body"], key=key, ok=False)
+    body = wallet["bodies"][n]
+    first = api("POST", "payments/stored-account/pay/", wallet["token"], body, key=key, ok=False)
+    retry = api("POST", "payments/stored-account/pay/", wallet["token"], body, key=key, ok=False)
     assert first[0] == 200 and retry[0] == 200, (first, retry)
     assert first[1]["transaction"]["id"] == retry[1]["transaction"]["id"], "a retry made a second purchase"
     return first[1]["transaction"]["id"]
@@ -131,24 +135,79 @@ def check(wallet, made):
     charges = int(psql("evidentia_payments", f"SELECT count(*) FROM payment_intents WHERE user_id = '{user}' AND status = 'succeeded'"))
     credited = int(psql("evidentia_payments", f"SELECT count(*) FROM wallet_entries WHERE user_id = '{user}' AND reference LIKE 'pi:%'"))
     balance = int(psql("evidentia_payments", f"SELECT balance_cents FROM wallets WHERE user_id = '{user}'"))
+    refunds = int(psql("evidentia_payments", f"SELECT count(*) FROM wallet_entries WHERE user_id = '{user}' AND kind = 'refund'"))
     assert purchases == made, (purchases, made)
     assert debits == wallet["each"] * made, (debits, wallet["each"] * made)
     assert balance == credits - debits, (balance, credits, debits)
     assert charges == credited, f"{charges} succeeded charges, {credited} credited"
     assert balance >= 0
+    assert refunds == 0, f"{refunds} purchases refunded: each bought a folder's new date once"
     return {"purchases": purchases, "card_charges": charges, "credits_cents": credits, "debits_cents": debits,
             "final_balance_cents": balance}
 
 
+# Where a run's CPU goes: each component's processes, found by their command lines (the services by
+# their binary's name, the rest by their program), CPU time read from /proc before and after.
+COMPONENTS = {
+    "envoy": re.compile(r"(^|/)envoy\b"),
+    "gateway": re.compile(r"/gateway$"),
+    "accounts": re.compile(r"/accounts$"),
+    "payments": re.compile(r"/payments$"),
+    "evidence": re.compile(r"/evidence$"),
+    "sharing": re.compile(r"/sharing$"),
+    "referrals": re.compile(r"/referrals$"),
+    "postgres": re.compile(r"^postgres"),
+    "redis": re.compile(r"^redis-server"),
+    "rabbitmq": re.compile(r"beam\.smp"),
+    "localstripe": re.compile(r"localstripe"),
+}
+HZ = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ticks():
+    """{(component, pid): user + system ticks} for every running process of a component, and this
+    benchmark's own (the client) under "client"."""
+    ticks = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        command = " ".join(a.decode(errors="replace") for a in argv if a)
+        name = "client" if int(pid) == os.getpid() else next(
+            (c for c, pattern in COMPONENTS.items() if pattern.search(argv[0].decode(errors="replace"))
+             or (c in ("envoy", "rabbitmq", "localstripe") and pattern.search(command))), None)
+        if name:
+            ticks[(name, pid)] = int(fields[11]) + int(fields[12])
+    return ticks
+
+
+def cpu_per(before, after, count):
+    """Milliseconds of CPU per purchase, by component: a process that ended meanwhile is left out,
+    one that started counts from zero."""
+    spent = {}
+    for (name, pid), t in after.items():
+        spent[name] = spent.get(name, 0) + t - before.get((name, pid), 0)
+    return {name: round(t / HZ * 1000 / count, 2) for name, t in sorted(spent.items(), key=lambda kv: -kv[1])}
+
+
 def run(wallets, purchases, clients):
-    """`purchases` purchases by `clients` clients, the i-th purchase from wallet i mod len(wallets)."""
+    """`purchases` purchases by `clients` clients, the i-th purchase from wallet i mod len(wallets);
+    answers the seconds taken, each wallet's books and the CPU per purchase by component."""
+    before = cpu_ticks()
     t0 = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(clients) as pool:
-        ids = list(pool.map(lambda i: purchase(wallets[i % len(wallets)]), range(purchases)))
+        ids = list(pool.map(lambda i: purchase(wallets[i % len(wallets)], i // len(wallets)), range(purchases)))
     elapsed = time.monotonic() - t0
+    # The events a purchase publishes are handled after its answer: let them drain into the count.
+    time.sleep(2)
+    cpu = cpu_per(before, cpu_ticks(), purchases)
     assert len(set(ids)) == purchases, (len(set(ids)), purchases)
     books = [check(w, sum(1 for i in range(purchases) if i % len(wallets) == n)) for n, w in enumerate(wallets)]
-    return elapsed, books
+    return elapsed, books, cpu
 
 
 def main():
@@ -158,10 +217,10 @@ def main():
     parser.add_argument("--wallets", type=int, default=100, help="wallets of the second run (the first has one)")
     args = parser.parse_args()
 
-    one = [open_wallet()]
-    many = [open_wallet() for _ in range(args.wallets)]
-    one_elapsed, one_books = run(one, args.purchases, args.clients)
-    many_elapsed, many_books = run(many, args.purchases, args.clients)
+    one = [open_wallet(args.purchases)]
+    many = [open_wallet(-(-args.purchases // args.wallets)) for _ in range(args.wallets)]
+    one_elapsed, one_books, one_cpu = run(one, args.purchases, args.clients)
+    many_elapsed, many_books, many_cpu = run(many, args.purchases, args.clients)
 
     # pgbench with as many clients as the server's connection limit leaves (the stack holds some).
     free = int(psql("postgres", "SELECT current_setting('max_connections')::int - count(*) - 5 FROM pg_stat_activity"))
@@ -179,10 +238,12 @@ def main():
           f"pgbench -N {tps:.0f} tps ({pg_clients} clients)\t{many_rate / tps:.2f}x")
     print(json.dumps({
         "one_wallet": {"seconds": round(one_elapsed, 1), "purchases_per_second": round(one_rate, 1),
-                       "each_cents": one[0]["each"], **one_books[0]},
+                       "each_cents": one[0]["each"], **one_books[0],
+                       "cpu_ms_per_purchase": one_cpu},
         "many_wallets": {"wallets": args.wallets, "seconds": round(many_elapsed, 1),
                          "purchases_per_second": round(many_rate, 1),
-                         "card_charges": sum(b["card_charges"] for b in many_books)},
+                         "card_charges": sum(b["card_charges"] for b in many_books),
+                         "cpu_ms_per_purchase": many_cpu},
         "requests_per_run": 2 * args.purchases, "clients": args.clients,
         "pgbench_clients": pg_clients, "pgbench_simple_update_tps": tps,
     }, indent=2))

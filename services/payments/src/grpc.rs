@@ -543,10 +543,18 @@ impl PaymentsRpc for PaymentsApi {
                 let quote = pay::quote(&mut tx, pricing, user_id, &order, planning).await?;
                 let funded = pay::fund(&mut tx, stripe, user_id, guard.key(), &quote).await?;
                 let purchase =
-                    pay::complete(&mut tx, pricing, user_id, &order, &quote, &funded).await?;
+                    pay::record(&mut tx, pricing, user_id, &order, &quote, &funded).await?;
+                // The answer is read before the debit: from the debit to the commit the wallet
+                // row is locked, and every purchase from the wallet waits for it.
+                let transaction = transactions::get(&mut tx, user_id, purchase).await?;
+                let mut stored = wallet::stored_account(&mut tx, user_id).await?;
+                if let Some(balance) = pay::debit(&mut tx, user_id, &order, &quote, &funded).await?
+                {
+                    stored.balance = balance;
+                }
                 let answer = pb::PayResponse {
-                    transaction: Some(transactions::get(&mut tx, user_id, purchase).await?.into()),
-                    stored_account: Some(wallet::stored_account(&mut tx, user_id).await?.into()),
+                    transaction: Some(transaction.into()),
+                    stored_account: Some(stored.into()),
                 };
                 Ok::<_, PaymentsError>((purchase, answer))
             }

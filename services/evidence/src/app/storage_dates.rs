@@ -2,7 +2,7 @@
 //! asking), publishing `StorageDateChanged`; an expired folder whose files are still kept becomes
 //! usable again, and its next expiry is announced again.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
 use evidentia_common::{
     consumer::{EventMeta, Handler},
     errors::FieldError,
@@ -71,10 +71,14 @@ async fn extend_in(
 }
 
 /// A paid storage extension (payments' StorageExtensionPaid) moves the folder's date to the paid
-/// one, once: the date was computed at payment, so a redelivered event finds the folder already
-/// that late and changes nothing. For a folder deleted or purged since, StorageExtensionRefused
-/// goes back (in the same transaction), and payments refunds the purchase.
+/// one. The consumer runs each event once (a redelivery is skipped), so a folder already that late
+/// means the purchase bought nothing: another purchase, quoted from the same date, got there
+/// first (two tabs, two devices). That purchase, like one for a folder deleted or purged since, is
+/// answered with StorageExtensionRefused (in the same transaction), and payments refunds it.
 pub struct ExtendOnPayment;
+
+pub const ALREADY_EXTENDED_MESSAGE: &str =
+    "The folder's storage date had already been extended to this date or later.";
 
 #[async_trait::async_trait]
 impl Handler<StorageExtensionPaid> for ExtendOnPayment {
@@ -90,15 +94,18 @@ impl Handler<StorageExtensionPaid> for ExtendOnPayment {
             .storage_expires_at
             .as_ref()
             .and_then(datetime)
-            .ok_or_else(|| anyhow::anyhow!("StorageExtensionPaid without a date"))?;
+            .ok_or_else(|| anyhow::anyhow!("StorageExtensionPaid without a date"))?
+            // Compared as it would be stored (microseconds): a date finer than that is the same
+            // date, not a later one.
+            .trunc_subsecs(6);
         match folders::storage_date(conn, owner, id).await? {
             None => {
                 tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, "a paid extension for a folder that no longer exists");
                 refuse(conn, &event, "The folder no longer exists.").await
             }
             Some(current) if current >= until => {
-                tracing::info!(folder.id = %id, purchase.id = %event.purchase_id, "storage date already extended");
-                Ok(())
+                tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, "a paid extension the folder had already reached");
+                refuse(conn, &event, ALREADY_EXTENDED_MESSAGE).await
             }
             Some(_) => match extend_in(conn, owner, id, until).await {
                 Ok(_) => {

@@ -1,6 +1,7 @@
 //! Storage dates against the real PostgreSQL, RabbitMQ and SeaweedFS: the sweeper announces an
 //! expiry once (`FolderExpired`), an extension (`ExtendStorageDate`, `StorageDateChanged`) restores
-//! access and re-arms it, and after the grace period the files leave the store while the rows stay.
+//! access and re-arms it, a paid extension the folder has already reached is refused (so payments
+//! refunds it), and after the grace period the files leave the store while the rows stay.
 
 use std::{
     sync::{Arc, Mutex},
@@ -10,7 +11,10 @@ use std::{
 use async_trait::async_trait;
 use chrono::Utc;
 use evidence::{
-    EvidenceService, app::storage_dates::PURGED_MESSAGE, config::Config, error::EXPIRED_MESSAGE,
+    EvidenceService,
+    app::storage_dates::{ALREADY_EXTENDED_MESSAGE, PURGED_MESSAGE},
+    config::Config,
+    error::EXPIRED_MESSAGE,
     storage::MediaStore,
 };
 use evidentia_common::{
@@ -18,7 +22,9 @@ use evidentia_common::{
     consumer::{Consumers, EventMeta, Handler},
     grpc::Caller,
     proto::{
-        events::v1::{FolderExpired, StorageDateChanged},
+        events::v1::{
+            FolderExpired, StorageDateChanged, StorageExtensionPaid, StorageExtensionRefused,
+        },
         evidence::v1::{self as pb, evidence_service_client::EvidenceServiceClient},
     },
     service::test_config,
@@ -52,12 +58,13 @@ impl<E: evidentia_common::proto::Event + Send + Sync + Clone> Handler<E> for Rec
 
 struct App {
     /// Stops the service when the test ends.
-    _service: Spawned,
+    service: Spawned,
     client: EvidenceServiceClient<Channel>,
     config: Config,
     store: MediaStore,
     expired: Arc<Mutex<Vec<FolderExpired>>>,
     changed: Arc<Mutex<Vec<StorageDateChanged>>>,
+    refused: Arc<Mutex<Vec<StorageExtensionRefused>>>,
     shutdown: CancellationToken,
 }
 
@@ -88,18 +95,21 @@ impl App {
             .unwrap();
         let expired = Arc::new(Mutex::new(Vec::new()));
         let changed = Arc::new(Mutex::new(Vec::new()));
+        let refused = Arc::new(Mutex::new(Vec::new()));
         let observer = Consumers::new("observer", pool, config.service.amqp.clone())
             .on::<FolderExpired, _>("expired", Recorder(expired.clone()))
-            .on::<StorageDateChanged, _>("changed", Recorder(changed.clone()));
+            .on::<StorageDateChanged, _>("changed", Recorder(changed.clone()))
+            .on::<StorageExtensionRefused, _>("refused", Recorder(refused.clone()));
         tokio::spawn(observer.run(shutdown.clone()));
         let store = MediaStore::connect(&config.s3).await.unwrap();
         let app = Self {
-            _service: service,
+            service,
             client,
             config,
             store,
             expired,
             changed,
+            refused,
             shutdown,
         };
         app.wait_for_observer().await;
@@ -284,6 +294,61 @@ impl App {
         .unwrap();
         (keys.object_key, keys.thumbnail_key)
     }
+}
+
+/// Two purchases quoted from the same storage date (two tabs, two devices) each pay for the same
+/// new date: the first moves the folder there, the second bought nothing and is refused, so
+/// payments refunds it; a redelivery of the first changes nothing and refuses nothing.
+#[tokio::test]
+async fn a_paid_date_the_folder_already_reached_is_refused_once() {
+    let app = App::start(30).await;
+    let owner = Uuid::now_v7();
+    let folder = app.folder(owner, "Hotel room").await;
+    let until = timestamp(Utc::now() + chrono::Duration::days(400));
+    let paid = |purchase: &str| StorageExtensionPaid {
+        purchase_id: purchase.to_owned(),
+        folder_id: folder.clone(),
+        owner_id: owner.to_string(),
+        storage_expires_at: Some(until),
+    };
+    let (first, second) = (Uuid::now_v7().to_string(), Uuid::now_v7().to_string());
+    let first_message = Uuid::now_v7();
+    for (event, message) in [
+        (paid(&first), first_message),
+        (paid(&first), first_message),
+        (paid(&second), Uuid::now_v7()),
+    ] {
+        app.service.publish(&event, message).await;
+        app.service.wait_processed(message).await;
+    }
+
+    let stored = evidence::store::folders::storage_date(
+        &mut app.sql().await,
+        owner,
+        Uuid::parse_str(&folder).unwrap(),
+    )
+    .await
+    .unwrap()
+    .expect("the folder");
+    assert_eq!(timestamp(stored).seconds, until.seconds);
+    let of_folder = || -> Vec<StorageExtensionRefused> {
+        let seen = app.refused.lock().unwrap();
+        seen.iter()
+            .filter(|r| r.folder_id == folder)
+            .cloned()
+            .collect()
+    };
+    testing::eventually("StorageExtensionRefused", WAIT, || async {
+        (!of_folder().is_empty()).then_some(())
+    })
+    .await;
+    // Events published after the second's refusal would have arrived by now.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let refused = of_folder();
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert_eq!(refused[0].purchase_id, second);
+    assert_eq!(refused[0].reason, ALREADY_EXTENDED_MESSAGE);
+    assert_eq!(app.changes(&folder), 1);
 }
 
 #[tokio::test]

@@ -17,6 +17,22 @@ pub async fn post(
     reference: &str,
     description: &str,
 ) -> Result<bool, PaymentsError> {
+    Ok(
+        post_balance(conn, user_id, kind, amount, reference, description)
+            .await?
+            .is_some(),
+    )
+}
+
+/// `post`, answering the balance the entry left (none when the reference was already posted).
+pub async fn post_balance(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    kind: EntryKind,
+    amount: i64,
+    reference: &str,
+    description: &str,
+) -> Result<Option<i64>, PaymentsError> {
     let balance = lock(conn, user_id).await?;
     let after = balance
         .checked_add(amount)
@@ -26,14 +42,22 @@ pub async fn post(
     }
     let inserted =
         wallets::insert_entry(conn, user_id, kind, amount, after, reference, description).await?;
-    if inserted {
-        wallets::set_balance(conn, user_id, after).await?;
+    if !inserted {
+        return Ok(None);
     }
-    Ok(inserted)
+    wallets::set_balance(conn, user_id, after).await?;
+    Ok(Some(after))
 }
 
 /// Locks the user's wallet row (made when missing) for the rest of the transaction; its balance.
+/// The row is looked for first: making it ("insert unless there") would wait for whichever
+/// transaction last wrote the row, on every call, although it is made only once.
 pub async fn lock(conn: &mut PgConnection, user_id: Uuid) -> Result<i64, PaymentsError> {
+    if let Some(balance) = wallets::lock_balance(conn, user_id).await? {
+        return Ok(balance);
+    }
     wallets::ensure(conn, user_id).await?;
-    Ok(wallets::lock_balance(conn, user_id).await?)
+    wallets::lock_balance(conn, user_id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("the wallet row just made is missing").into())
 }

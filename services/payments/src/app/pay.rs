@@ -1,7 +1,7 @@
-//! Paying for a purchase (a storage extension, or a share the sharing service sells), in three
+//! Paying for a purchase (a storage extension, or a share the sharing service sells), in four
 //! steps a reader can follow: `quote` reads what it costs and how it will be paid, `fund` makes
-//! the card charge that needs (at Stripe, with no row locked), and `complete` debits the
-//! wallet and records the purchase and its event in the caller's transaction.
+//! the card charge that needs (at Stripe, with no row locked), `record` writes the purchase and
+//! its event, and `debit` takes it from the wallet, all in the caller's transaction.
 //!
 //! From the wallet: the balance pays first; when it is short, the wallet card is charged the larger
 //! of the shortfall and the auto top-up amount, into the wallet, then the purchase is debited;
@@ -111,7 +111,7 @@ pub enum Funding {
 /// wallet-purchase lock is taken first, for the rest of the caller's transaction: shared when
 /// `planning` is `Alongside`, and then a balance short of the price is `PlanAlone`; exclusive when
 /// `Alone`, so the purchases that may charge the card are planned one after the other, each seeing
-/// what the one before debited or charged, and one card charge covers a shortfall. `complete`
+/// what the one before debited or charged, and one card charge covers a shortfall. `debit`
 /// checks the balance again under the wallet row's lock.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
 pub async fn quote(
@@ -233,13 +233,10 @@ pub async fn fund(
 }
 
 /// Step 3, in the caller's transaction: the transaction number, the purchase row, for an extension
-/// the StorageExtensionPaid event, a referral reward waiting for this first payment, and last the
-/// wallet debit (its balance checked again under the wallet row's lock, which is held from there
-/// to the commit only). Planned alongside others, a balance that no longer covers the debit is
-/// `PlanAlone` (nothing was charged: the caller rolls back and plans again). Answers the
-/// purchase's id.
+/// the StorageExtensionPaid event, and a referral reward waiting for this first payment. Answers
+/// the purchase's id. The caller reads what it answers with next, then calls `debit`.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
-pub async fn complete(
+pub async fn record(
     conn: &mut PgConnection,
     pricing: &Pricing,
     user_id: Uuid,
@@ -295,26 +292,43 @@ pub async fn complete(
         .await?;
     }
     rewards::on_purchase(conn, pricing, user_id).await?;
-    if order.from_wallet {
-        let debit = ledger::post(
-            conn,
-            user_id,
-            EntryKind::Purchase,
-            -quote.breakdown.wallet_total,
-            &format!("purchase:{}", quote.purchase_id),
-            &quote.description,
-        )
-        .await;
-        match debit {
-            Err(PaymentsError::InsufficientBalance)
-                if quote.planning == Planning::Alongside && funded.card_intent.is_none() =>
-            {
-                return Err(PaymentsError::PlanAlone);
-            }
-            other => {
-                other?;
-            }
-        }
-    }
     Ok(quote.purchase_id)
+}
+
+/// Step 4, the last write before the caller commits: from the wallet, the debit, its balance
+/// checked again under the wallet row's lock, which is held from here to the commit only (so
+/// nothing else should come between this and the commit but storing the answer). Planned
+/// alongside others, a balance that no longer covers the debit is `PlanAlone` (nothing was
+/// charged: the caller rolls back and plans again). Answers the balance the debit left; none for
+/// a purchase by card.
+#[tracing::instrument(skip_all, fields(user.id = %user_id))]
+pub async fn debit(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    order: &Order,
+    quote: &Quote,
+    funded: &Funded,
+) -> Result<Option<i64>, PaymentsError> {
+    if !order.from_wallet {
+        return Ok(None);
+    }
+    let debit = ledger::post_balance(
+        conn,
+        user_id,
+        EntryKind::Purchase,
+        -quote.breakdown.wallet_total,
+        &format!("purchase:{}", quote.purchase_id),
+        &quote.description,
+    )
+    .await;
+    match debit {
+        Err(PaymentsError::InsufficientBalance)
+            if quote.planning == Planning::Alongside && funded.card_intent.is_none() =>
+        {
+            Err(PaymentsError::PlanAlone)
+        }
+        // The purchase's id is new, so its debit cannot have been posted before.
+        Ok(balance) => Ok(balance),
+        Err(other) => Err(other),
+    }
 }

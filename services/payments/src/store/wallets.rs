@@ -17,14 +17,14 @@ pub async fn ensure(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<()> 
     Ok(())
 }
 
-/// The balance, with the row locked for the rest of the transaction.
+/// The balance, with the row locked for the rest of the transaction; none without a wallet row.
 #[tracing::instrument(skip_all)]
-pub async fn lock_balance(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<i64> {
+pub async fn lock_balance(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option<i64>> {
     sqlx::query_scalar!(
         "SELECT balance_cents FROM wallets WHERE user_id = $1 FOR UPDATE",
         user_id
     )
-    .fetch_one(conn)
+    .fetch_optional(conn)
     .await
 }
 
