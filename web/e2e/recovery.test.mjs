@@ -55,6 +55,9 @@ describe('forgot password', () => {
     await page.goto('/log-in');
     await page.getByRole('link', { name: 'Forgot Password?' }).click();
     await page.waitForURL('**/recovery/password');
+    // The URL changes before the lazy screen renders, and until then the log-in screen, with a
+    // field of the same label, stays: the screen's own words say it is there.
+    await page.getByText('Enter your username or e-mail address and we will send you a code').waitFor();
     await page.getByLabel('Username or Email').fill(user.username);
     await page.getByRole('button', { name: 'Continue' }).click();
 
