@@ -107,7 +107,8 @@ pub async fn credit_intent(
         &format!("pi:{intent_id}"),
         description,
     )
-    .await?;
+    .await?
+    .is_some();
     if purpose == Purpose::WalletCreate {
         let amount = intent
             .auto_topping_up_amount_cents

@@ -7,25 +7,10 @@ use uuid::Uuid;
 use crate::{domain::EntryKind, error::PaymentsError, store::wallets};
 
 /// Adds one ledger entry and moves the balance by `amount` (negative for a debit), once per
-/// `reference`: a second call with the same reference changes nothing and answers false. A debit
-/// past zero is `InsufficientBalance`. Call inside a transaction: the wallet row stays locked.
+/// `reference`; answers the balance it left, or none when the reference was already posted (and
+/// nothing changed). A debit past zero is `InsufficientBalance`. Call inside a transaction: the
+/// wallet row stays locked.
 pub async fn post(
-    conn: &mut PgConnection,
-    user_id: Uuid,
-    kind: EntryKind,
-    amount: i64,
-    reference: &str,
-    description: &str,
-) -> Result<bool, PaymentsError> {
-    Ok(
-        post_balance(conn, user_id, kind, amount, reference, description)
-            .await?
-            .is_some(),
-    )
-}
-
-/// `post`, answering the balance the entry left (none when the reference was already posted).
-pub async fn post_balance(
     conn: &mut PgConnection,
     user_id: Uuid,
     kind: EntryKind,

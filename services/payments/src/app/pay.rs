@@ -312,7 +312,7 @@ pub async fn debit(
     if !order.from_wallet {
         return Ok(None);
     }
-    let debit = ledger::post_balance(
+    let debit = ledger::post(
         conn,
         user_id,
         EntryKind::Purchase,
@@ -327,8 +327,7 @@ pub async fn debit(
         {
             Err(PaymentsError::PlanAlone)
         }
-        // The purchase's id is new, so its debit cannot have been posted before.
-        Ok(balance) => Ok(balance),
-        Err(other) => Err(other),
+        // The purchase's id is new, so its debit is never already posted: `Some` when it ran.
+        other => other,
     }
 }

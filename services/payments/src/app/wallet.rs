@@ -262,6 +262,7 @@ pub async fn credit_promo(
         &format!("Promo code {code}"),
     )
     .await
+    .map(|left| left.is_some())
 }
 
 /// A paid storage extension evidence could not apply is refunded to the wallet in full (what came
@@ -287,7 +288,8 @@ pub async fn refund_purchase(
         &format!("refund:{purchase}"),
         &format!("Refund: {reason}"),
     )
-    .await?;
+    .await?
+    .is_some();
     rewards::reverse(conn, purchase).await?;
     Ok(Some((amount, refunded)))
 }
