@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use evidentia_common::{
-    grpc, ratelimit,
+    grpc, profile_cache, ratelimit,
     service::{Infrastructure, Service},
 };
 use evidentia_proto::accounts::v1::accounts_service_server::AccountsServiceServer;
@@ -61,6 +61,11 @@ pub async fn run_with(
         mailer,
         sms,
     };
+    infra.tasks.spawn(profile_cache::keep_fresh(
+        infra.pool.clone(),
+        state.redis.clone(),
+        shutdown.clone(),
+    ));
     let health = infra.health_service(
         &["evidentia.accounts.v1.AccountsService"],
         vec![Arc::new(state.redis.clone())],

@@ -80,7 +80,7 @@ pub fn verify_access(secret: &SecretString, token: &str) -> Option<Access> {
     })
 }
 
-fn revoked_session_key(session_id: Uuid) -> String {
+pub(crate) fn revoked_session_key(session_id: Uuid) -> String {
     format!("auth:revoked-session:{session_id}")
 }
 

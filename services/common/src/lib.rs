@@ -13,6 +13,7 @@ pub mod grpc;
 pub mod idempotency;
 pub mod mailer;
 pub mod outbox;
+pub mod profile_cache;
 pub mod ratelimit;
 pub mod s3;
 pub mod service;

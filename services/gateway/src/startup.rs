@@ -22,7 +22,7 @@ use tower_http::{
 };
 
 use crate::{
-    auth::Sessions,
+    auth::{self, Sessions},
     clients::Clients,
     config::Config,
     error::{ApiError, ErrorBody, PendingError},
@@ -46,6 +46,7 @@ pub fn app(config: Config) -> anyhow::Result<Router> {
         },
         config: Arc::new(config.clone()),
     };
+    let sessions = state.sessions.clone();
     let (api, openapi) = routes::api().split_for_parts();
     let openapi = Arc::new(openapi);
     let api = api
@@ -58,6 +59,10 @@ pub fn app(config: Config) -> anyhow::Result<Router> {
         // Last, so that it covers every route above.
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
+        .layer(middleware::from_fn_with_state(
+            sessions,
+            auth::forget_profile_after_writes,
+        ))
         .layer(middleware::from_fn(no_store));
     let app = api.merge(web::router(&config)).layer(
         ServiceBuilder::new()

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use evidentia_common::{
-    grpc,
+    grpc, profile_cache, ratelimit,
     service::{Infrastructure, Service},
 };
 use evidentia_proto::{
@@ -65,6 +65,13 @@ impl Service for PaymentsService {
                 },
             );
         infra.consume(consumers);
+        // Redis is only where the gateway keeps profiles: payments tells it which went stale.
+        let redis = ratelimit::connect_lazy(&config.service.redis_url)?;
+        infra.tasks.spawn(profile_cache::keep_fresh(
+            infra.pool.clone(),
+            redis,
+            shutdown.clone(),
+        ));
         let health = infra.health_service(&["evidentia.payments.v1.PaymentsService"], Vec::new());
         let router = grpc::server()
             .add_service(health)

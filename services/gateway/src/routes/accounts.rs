@@ -1,7 +1,14 @@
 //! `accounts/...` (spec §7 "Accounts"): sign-up, confirmation codes, sessions and the profile.
 
-use axum::{Json, extract::State};
-use evidentia_common::time::rfc3339;
+use axum::{
+    extract::State,
+    http::{HeaderValue, header},
+    response::{IntoResponse, Response},
+};
+use evidentia_common::{
+    profile_cache::{self, Lookup},
+    time::rfc3339,
+};
 use evidentia_proto::{accounts::v1 as accounts, payments::v1 as payments};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -9,8 +16,8 @@ use utoipa_axum::router::OpenApiRouter;
 
 use super::{AppState, area};
 use crate::{
-    auth::User,
-    error::{ApiResult, ErrorBody},
+    auth::Token,
+    error::{ApiError, ApiResult, ErrorBody},
     forward::{Reply, forward},
 };
 
@@ -443,10 +450,23 @@ pub struct OrganizationSummary {
     pub role: String,
 }
 
+// Answered from the profile kept in Redis while nothing it is made of has changed
+// (`evidentia_common::profile_cache`); the comment below is the operation's public summary.
 /// The profile, composed from accounts and payments fetched in parallel.
 #[utoipa::path(get, path = "/api/accounts/me/", tag = "accounts", security(("bearer" = [])),
     responses((status = 200, body = Profile), (status = 401, body = ErrorBody)))]
-async fn me(State(state): State<AppState>, User(caller): User) -> ApiResult<Json<Profile>> {
+async fn me(State(state): State<AppState>, token: Token) -> ApiResult<Response> {
+    let redis = &state.sessions.redis;
+    let Token { caller, access } = token;
+    // Fail closed, as for every signed-in call: without Redis no token can be trusted.
+    let stamp = match profile_cache::lookup(redis, access.session_id, access.user_id)
+        .await
+        .map_err(|err| ApiError::unavailable(&err))?
+    {
+        Lookup::Revoked => return Err(ApiError::unauthorized()),
+        Lookup::Hit(json) => return Ok(json_response(json)),
+        Lookup::Miss(stamp) => stamp,
+    };
     let mut accounts_client = state.accounts();
     let mut payments_client = state.payments();
     let (account, payment) = tokio::join!(
@@ -455,7 +475,7 @@ async fn me(State(state): State<AppState>, User(caller): User) -> ApiResult<Json
     );
     let account = account.answer()?;
     let payment = payment.answer()?;
-    Ok(Json(Profile {
+    let profile = Profile {
         id: account.id,
         username: account.username,
         email: account.email,
@@ -476,5 +496,22 @@ async fn me(State(state): State<AppState>, User(caller): User) -> ApiResult<Json
             name: o.name,
             role: o.role,
         }),
-    }))
+    };
+    let json = serde_json::to_vec(&profile).map_err(|err| ApiError::internal(&err))?;
+    // Not storing costs the next read a miss, nothing more.
+    if let Err(err) = profile_cache::store(redis, access.user_id, &stamp, &json).await {
+        tracing::warn!(error = %err, "cannot store the profile");
+    }
+    Ok(json_response(json))
+}
+
+fn json_response(json: Vec<u8>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        json,
+    )
+        .into_response()
 }

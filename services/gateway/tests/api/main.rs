@@ -17,6 +17,7 @@ mod hardening;
 mod journeys;
 mod org_capture;
 mod payments;
+mod profile_cache;
 mod referrals;
 mod sharing;
 mod support;

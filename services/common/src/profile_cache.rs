@@ -1,0 +1,275 @@
+//! The signed-in profile (`GET /api/accounts/me/`, composed by the gateway from accounts and
+//! payments) kept in Redis, so that a returning client is answered without the two gRPC calls and
+//! their three statements.
+//!
+//! An answer is stored with the stamp it was read under: the user's *version* and the global
+//! *epoch*, random tokens read **before** the services were asked. Anything that makes a profile
+//! stale replaces a token, so an answer read before a change carries a token that is no longer
+//! current and is not served again:
+//! - a row the profile is made of changes: the database trigger of accounts or payments notifies
+//!   the channel [`CHANNEL`], and the service listening there ([`keep_fresh`]) replaces the
+//!   user's version;
+//! - the user writes anything through the API: the gateway replaces their version before it
+//!   answers, so their next read sees their write even before the notification arrives;
+//! - a listener (re)connects (notifications sent while it was away are lost): it replaces the
+//!   epoch, which drops every stored profile.
+//!
+//! Tokens are random, never counters: a token that expired or was evicted is made anew, and a new
+//! token never equals an old stamp, so a lost key costs a miss, never a stale answer.
+
+use std::time::Duration;
+
+use redis::aio::ConnectionManager;
+use sqlx::{PgPool, postgres::PgListener};
+use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+
+use crate::auth::revoked_session_key;
+
+/// The channel the profile triggers of accounts' and payments' databases notify, with a user id.
+pub const CHANNEL: &str = "profile_changed";
+
+/// How long a stored profile lives without being read anew: it bounds the memory of users who
+/// went away, not staleness (that is the tokens' work).
+pub const ENTRY_TTL_SECONDS: u64 = 600;
+
+/// A version outlives the answers stamped with it; when it goes, the next read makes a new one.
+const VERSION_TTL_SECONDS: u64 = 3_600;
+
+const EPOCH_KEY: &str = "profile:epoch";
+
+fn version_key(user_id: Uuid) -> String {
+    format!("profile:version:{user_id}")
+}
+
+fn entry_key(user_id: Uuid) -> String {
+    format!("profile:entry:{user_id}")
+}
+
+fn new_token() -> String {
+    Uuid::new_v4().simple().to_string()
+}
+
+/// The epoch and the user's version an answer was read under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamp {
+    epoch: String,
+    version: String,
+}
+
+/// What Redis says about a signed-in read of the profile, in one round trip.
+#[derive(Debug)]
+pub enum Lookup {
+    /// The token's session has ended.
+    Revoked,
+    /// The stored answer is current: the profile's JSON.
+    Hit(Vec<u8>),
+    /// No current answer: compose one, then [`store`] it with this stamp.
+    Miss(Stamp),
+}
+
+/// Asks, in one pipeline, whether the session has ended and whether a current answer is stored;
+/// on a miss, makes the missing tokens (before the caller reads the services, as the stamp must
+/// be older than what it stamps).
+pub async fn lookup(
+    redis: &ConnectionManager,
+    session_id: Uuid,
+    user_id: Uuid,
+) -> redis::RedisResult<Lookup> {
+    let mut conn = redis.clone();
+    let (revoked, epoch, version, entry): (bool, Option<String>, Option<String>, Option<Vec<u8>>) =
+        redis::pipe()
+            .exists(revoked_session_key(session_id))
+            .get(EPOCH_KEY)
+            .get(version_key(user_id))
+            .get(entry_key(user_id))
+            .query_async(&mut conn)
+            .await?;
+    if revoked {
+        return Ok(Lookup::Revoked);
+    }
+    if let (Some(epoch), Some(version)) = (epoch.as_deref(), version.as_deref())
+        && let Some(json) = entry.and_then(|entry| current(entry, epoch, version))
+    {
+        return Ok(Lookup::Hit(json));
+    }
+    let epoch = match epoch {
+        Some(epoch) => epoch,
+        None => make_token(&mut conn, EPOCH_KEY, None).await?,
+    };
+    let version = match version {
+        Some(version) => version,
+        None => make_token(&mut conn, &version_key(user_id), Some(VERSION_TTL_SECONDS)).await?,
+    };
+    Ok(Lookup::Miss(Stamp { epoch, version }))
+}
+
+/// Sets a token where there is none and answers the one that is there (another reader's or an
+/// invalidation's, when it came first).
+async fn make_token(
+    conn: &mut ConnectionManager,
+    key: &str,
+    ttl_seconds: Option<u64>,
+) -> redis::RedisResult<String> {
+    let token = new_token();
+    let mut set = redis::cmd("SET");
+    set.arg(key).arg(&token).arg("NX").arg("GET");
+    if let Some(ttl) = ttl_seconds {
+        set.arg("EX").arg(ttl);
+    }
+    let previous: Option<String> = set.query_async(conn).await?;
+    Ok(previous.unwrap_or(token))
+}
+
+/// The stored JSON when its stamp is the current one.
+fn current(entry: Vec<u8>, epoch: &str, version: &str) -> Option<Vec<u8>> {
+    let prefix_len = epoch.len() + version.len() + 2;
+    let prefix = entry.get(..prefix_len)?;
+    let expected = format!("{epoch}:{version}:");
+    (prefix == expected.as_bytes()).then(|| entry[prefix_len..].to_vec())
+}
+
+fn encode(stamp: &Stamp, json: &[u8]) -> Vec<u8> {
+    let mut entry = format!("{}:{}:", stamp.epoch, stamp.version).into_bytes();
+    entry.extend_from_slice(json);
+    entry
+}
+
+/// Stores a composed answer under the stamp [`lookup`] gave before it was composed.
+pub async fn store(
+    redis: &ConnectionManager,
+    user_id: Uuid,
+    stamp: &Stamp,
+    json: &[u8],
+) -> redis::RedisResult<()> {
+    let mut conn = redis.clone();
+    redis::cmd("SET")
+        .arg(entry_key(user_id))
+        .arg(encode(stamp, json))
+        .arg("EX")
+        .arg(ENTRY_TTL_SECONDS)
+        .query_async::<()>(&mut conn)
+        .await
+}
+
+/// Makes the user's stored profile stale.
+pub async fn invalidate(redis: &ConnectionManager, user_id: Uuid) -> redis::RedisResult<()> {
+    let mut conn = redis.clone();
+    redis::cmd("SET")
+        .arg(version_key(user_id))
+        .arg(new_token())
+        .arg("EX")
+        .arg(VERSION_TTL_SECONDS)
+        .query_async::<()>(&mut conn)
+        .await
+}
+
+/// Makes every stored profile stale.
+pub async fn invalidate_all(redis: &ConnectionManager) -> redis::RedisResult<()> {
+    let mut conn = redis.clone();
+    redis::cmd("SET")
+        .arg(EPOCH_KEY)
+        .arg(new_token())
+        .query_async::<()>(&mut conn)
+        .await
+}
+
+/// Listens on [`CHANNEL`] of the service's database until `shutdown` and makes each notified
+/// user's stored profile stale. After every (re)connection, once it listens, it drops every
+/// stored profile, as it cannot know what changed while it did not listen; so too after Redis
+/// refused an invalidation, once Redis answers again.
+pub async fn keep_fresh(pool: PgPool, redis: ConnectionManager, shutdown: CancellationToken) {
+    while !shutdown.is_cancelled() {
+        let mut listener = match listen(&pool).await {
+            Ok(listener) => listener,
+            Err(err) => {
+                tracing::warn!(error = %err, "profile cache: cannot listen; retrying");
+                pause(&shutdown).await;
+                continue;
+            }
+        };
+        let mut owe_all = true;
+        loop {
+            if owe_all {
+                match invalidate_all(&redis).await {
+                    Ok(()) => owe_all = false,
+                    Err(err) => tracing::warn!(error = %err, "profile cache: cannot reset"),
+                }
+            }
+            // While Redis owes a reset, the wait is cut short to try again.
+            let retry = async {
+                if owe_all {
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                } else {
+                    std::future::pending::<()>().await;
+                }
+            };
+            tokio::select! {
+                () = shutdown.cancelled() => return,
+                () = retry => {}
+                received = listener.try_recv() => match received {
+                    Ok(Some(notification)) => match Uuid::parse_str(notification.payload()) {
+                        Ok(user_id) => {
+                            if let Err(err) = invalidate(&redis, user_id).await {
+                                tracing::warn!(error = %err, "profile cache: cannot invalidate");
+                                owe_all = true;
+                            }
+                        }
+                        Err(_) => tracing::warn!(
+                            payload = notification.payload(),
+                            "profile cache: a notification without a user id"
+                        ),
+                    },
+                    // The connection was lost: listen anew, and reset what was cached meanwhile.
+                    Ok(None) => break,
+                    Err(err) => {
+                        tracing::warn!(error = %err, "profile cache: listener failed; reconnecting");
+                        break;
+                    }
+                },
+            }
+        }
+    }
+}
+
+async fn listen(pool: &PgPool) -> sqlx::Result<PgListener> {
+    let mut listener = PgListener::connect_with(pool).await?;
+    listener.listen(CHANNEL).await?;
+    Ok(listener)
+}
+
+async fn pause(shutdown: &CancellationToken) {
+    tokio::select! {
+        () = shutdown.cancelled() => {}
+        () = tokio::time::sleep(Duration::from_secs(1)) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stamp(epoch: &str, version: &str) -> Stamp {
+        Stamp {
+            epoch: epoch.to_owned(),
+            version: version.to_owned(),
+        }
+    }
+
+    #[test]
+    fn an_entry_is_current_only_under_its_own_epoch_and_version() {
+        let entry = encode(&stamp("e1", "v1"), br#"{"id":"x"}"#);
+        assert_eq!(
+            current(entry.clone(), "e1", "v1").as_deref(),
+            Some(&br#"{"id":"x"}"#[..])
+        );
+        assert_eq!(current(entry.clone(), "e1", "v2"), None);
+        assert_eq!(current(entry.clone(), "e2", "v1"), None);
+        assert_eq!(current(b"e1:".to_vec(), "e1", "v1"), None);
+    }
+
+    #[test]
+    fn new_tokens_differ() {
+        assert_ne!(new_token(), new_token());
+    }
+}

@@ -1,0 +1,166 @@
+//! `accounts/me/` answered from the stored profile: served again while nothing it is made of
+//! changed, and never after a change, whichever way the change came (the user's own write through
+//! the API, a row changed in accounts' or payments' database, a listener that lost its
+//! connection).
+
+use std::time::Duration;
+
+use reqwest::Method;
+use serde_json::{Value, json};
+use sqlx::{Connection as _, PgConnection};
+use uuid::Uuid;
+
+use crate::support::{SignedUp, Stack};
+use evidentia_common::testing;
+
+async fn me(stack: &Stack, user: &SignedUp) -> Value {
+    let (status, me) = stack.get_auth("accounts/me/", &user.access).await;
+    assert_eq!(status, 200, "{me}");
+    me
+}
+
+/// Reads `accounts/me/` until `done` holds, for at most ten seconds.
+async fn me_until(stack: &Stack, user: &SignedUp, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let me = me(stack, user).await;
+        if done(&me) {
+            return me;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the stored profile stayed stale: {me}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn user_id(me: &Value) -> Uuid {
+    me["id"]
+        .as_str()
+        .and_then(|id| id.parse().ok())
+        .expect("id")
+}
+
+async fn set_first_name(accounts: &mut PgConnection, user: Uuid, name: &str) {
+    sqlx::query("UPDATE users SET first_name = $2 WHERE id = $1")
+        .bind(user)
+        .bind(name)
+        .execute(accounts)
+        .await
+        .expect("update users");
+}
+
+/// The epoch every stored profile is stamped with: another test's services, starting, replace it
+/// (the Redis database is shared), which makes a stored profile a miss; a check that needs a hit
+/// reads it around itself.
+async fn epoch() -> Option<String> {
+    let url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned());
+    let client = redis::Client::open(url).expect("redis url");
+    let mut conn = client
+        .get_multiplexed_async_connection()
+        .await
+        .expect("redis");
+    redis::cmd("GET")
+        .arg("profile:epoch")
+        .query_async(&mut conn)
+        .await
+        .expect("GET")
+}
+
+#[tokio::test]
+async fn a_stored_profile_is_served_until_its_user_writes() {
+    let stack = Stack::start().await;
+    let user = stack.sign_up().await;
+    let id = user_id(&me(&stack, &user).await);
+    let mut accounts = testing::connect(&stack.accounts_db).await;
+    // Without the database's notice, a change made beside the API stays unseen by the cache.
+    sqlx::query("ALTER TABLE users DISABLE TRIGGER profile_changed")
+        .execute(&mut accounts)
+        .await
+        .expect("disable trigger");
+    let mut checked = false;
+    for attempt in 0..5 {
+        let before = epoch().await;
+        let stored = me(&stack, &user).await;
+        set_first_name(&mut accounts, id, &format!("Beside{attempt}")).await;
+        let served = me(&stack, &user).await;
+        if epoch().await != before {
+            continue;
+        }
+        assert_eq!(served, stored, "the stored answer is served again");
+        assert_ne!(served["first_name"], format!("Beside{attempt}"));
+        checked = true;
+        break;
+    }
+    assert!(checked, "the epoch moved in every attempt");
+    let (status, _) = stack
+        .send_auth(
+            Method::PATCH,
+            "accounts/first-last-names/update/",
+            &user.access,
+            Some(json!({ "first_name": "Ann", "last_name": "Lee" })),
+        )
+        .await;
+    assert_eq!(status, 204);
+    // At once: the gateway marked the writer's profile stale before it answered.
+    let me = me(&stack, &user).await;
+    assert_eq!(
+        (&me["first_name"], &me["last_name"]),
+        (&json!("Ann"), &json!("Lee"))
+    );
+}
+
+#[tokio::test]
+async fn a_row_changed_in_either_database_reaches_the_stored_profile() {
+    let stack = Stack::start().await;
+    let user = stack.sign_up_organization("Acme Evidence").await;
+    let stored = me(&stack, &user).await;
+    assert_eq!(stored["organization"]["name"], "Acme Evidence");
+    assert_eq!(stored["one_time_benefit_applied"], false);
+    let id = user_id(&stored);
+    let mut accounts = testing::connect(&stack.accounts_db).await;
+    set_first_name(&mut accounts, id, "Changed").await;
+    me_until(&stack, &user, |me| me["first_name"] == "Changed").await;
+    sqlx::query("UPDATE organizations SET name = 'Renamed Evidence' WHERE owner_id = $1")
+        .bind(id)
+        .execute(&mut accounts)
+        .await
+        .expect("rename");
+    me_until(&stack, &user, |me| {
+        me["organization"]["name"] == "Renamed Evidence"
+    })
+    .await;
+    let mut payments = testing::connect(&stack.payments_db).await;
+    sqlx::query("UPDATE customers SET one_time_benefit_applied = true WHERE user_id = $1")
+        .bind(id)
+        .execute(&mut payments)
+        .await
+        .expect("update customers");
+    me_until(&stack, &user, |me| me["one_time_benefit_applied"] == true).await;
+    payments.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn a_listener_that_lost_its_connection_drops_every_stored_profile() {
+    let stack = Stack::start().await;
+    let user = stack.sign_up().await;
+    let id = user_id(&me(&stack, &user).await);
+    let mut accounts = testing::connect(&stack.accounts_db).await;
+    sqlx::query("ALTER TABLE users DISABLE TRIGGER profile_changed")
+        .execute(&mut accounts)
+        .await
+        .expect("disable trigger");
+    me(&stack, &user).await;
+    set_first_name(&mut accounts, id, "Unnoticed").await;
+    // Accounts' listener loses its connection; whatever changed meanwhile is unknown to it.
+    let ended: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND query ILIKE 'LISTEN%profile_changed%'",
+    )
+    .fetch_all(&mut accounts)
+    .await
+    .expect("terminate");
+    assert_eq!(ended, vec![true], "accounts listens on profile_changed");
+    me_until(&stack, &user, |me| me["first_name"] == "Unnoticed").await;
+}

@@ -1,0 +1,3 @@
+DROP TRIGGER profile_changed ON wallets;
+DROP TRIGGER profile_changed ON customers;
+DROP FUNCTION notify_profile_changed();
