@@ -68,17 +68,23 @@ async fn epoch() -> Option<String> {
         .expect("GET")
 }
 
-#[tokio::test]
-async fn a_stored_profile_is_served_until_its_user_writes() {
-    let stack = Stack::start().await;
+/// A new user whose `users` row changes without notice (its trigger off), with their id and a
+/// connection to accounts' database: a change made there beside the API is unseen by the cache.
+async fn unnoticed_user(stack: &Stack) -> (SignedUp, Uuid, PgConnection) {
     let user = stack.sign_up().await;
-    let id = user_id(&me(&stack, &user).await);
+    let id = user_id(&me(stack, &user).await);
     let mut accounts = testing::connect(&stack.accounts_db).await;
-    // Without the database's notice, a change made beside the API stays unseen by the cache.
     sqlx::query("ALTER TABLE users DISABLE TRIGGER profile_changed")
         .execute(&mut accounts)
         .await
         .expect("disable trigger");
+    (user, id, accounts)
+}
+
+#[tokio::test]
+async fn a_stored_profile_is_served_until_its_user_writes() {
+    let stack = Stack::start().await;
+    let (user, id, mut accounts) = unnoticed_user(&stack).await;
     let mut checked = false;
     for attempt in 0..5 {
         let before = epoch().await;
@@ -144,13 +150,7 @@ async fn a_row_changed_in_either_database_reaches_the_stored_profile() {
 #[tokio::test]
 async fn a_listener_that_lost_its_connection_drops_every_stored_profile() {
     let stack = Stack::start().await;
-    let user = stack.sign_up().await;
-    let id = user_id(&me(&stack, &user).await);
-    let mut accounts = testing::connect(&stack.accounts_db).await;
-    sqlx::query("ALTER TABLE users DISABLE TRIGGER profile_changed")
-        .execute(&mut accounts)
-        .await
-        .expect("disable trigger");
+    let (user, id, mut accounts) = unnoticed_user(&stack).await;
     me(&stack, &user).await;
     set_first_name(&mut accounts, id, "Unnoticed").await;
     // Accounts' listener loses its connection; whatever changed meanwhile is unknown to it.
