@@ -1,3 +1,3 @@
 DROP TRIGGER profile_changed ON wallets;
 DROP TRIGGER profile_changed ON customers;
-DROP FUNCTION notify_profile_changed();
+DROP FUNCTION notify_payment_profile_changed();

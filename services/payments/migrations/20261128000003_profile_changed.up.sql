@@ -1,7 +1,7 @@
 -- The gateway keeps each user's profile (GET /api/accounts/me/) in Redis; its payment part is
 -- the customer and the wallet. A change to either notifies `profile_changed` with the user's id,
 -- and the service listening there makes that stored profile stale.
-CREATE FUNCTION notify_profile_changed() RETURNS trigger
+CREATE FUNCTION notify_payment_profile_changed() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'DELETE' THEN
@@ -14,6 +14,6 @@ END
 $$;
 
 CREATE TRIGGER profile_changed AFTER INSERT OR UPDATE OR DELETE ON customers
-    FOR EACH ROW EXECUTE FUNCTION notify_profile_changed();
+    FOR EACH ROW EXECUTE FUNCTION notify_payment_profile_changed();
 CREATE TRIGGER profile_changed AFTER INSERT OR UPDATE OR DELETE ON wallets
-    FOR EACH ROW EXECUTE FUNCTION notify_profile_changed();
+    FOR EACH ROW EXECUTE FUNCTION notify_payment_profile_changed();

@@ -251,6 +251,7 @@ pub struct Transaction {
     pub paid_from_wallet_cents: i64,
     pub charged_to_card_cents: i64,
     pub created_at: DateTime<Utc>,
+    pub refunded_at: Option<DateTime<Utc>>,
 }
 
 impl Transaction {

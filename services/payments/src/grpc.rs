@@ -242,6 +242,7 @@ impl From<Transaction> for pb::Transaction {
             charged_to_card: t.charged_to_card_cents,
             storage_expires_at: t.storage_expires_at.map(time::timestamp),
             created_at: Some(time::timestamp(t.created_at)),
+            refunded_at: t.refunded_at.map(time::timestamp),
         }
     }
 }

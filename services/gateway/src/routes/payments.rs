@@ -479,6 +479,9 @@ pub struct Transaction {
     pub charged_to_card: i64,
     pub storage_expires_at: Option<String>,
     pub created_at: String,
+    /// RFC 3339: when the whole purchase went back to the wallet, as what it paid for could not
+    /// be applied; absent when it was not refunded.
+    pub refunded_at: Option<String>,
 }
 
 impl From<payments::Transaction> for Transaction {
@@ -500,6 +503,7 @@ impl From<payments::Transaction> for Transaction {
             charged_to_card: t.charged_to_card,
             storage_expires_at: rfc3339(t.storage_expires_at),
             created_at: rfc3339(t.created_at).unwrap_or_default(),
+            refunded_at: rfc3339(t.refunded_at),
         }
     }
 }

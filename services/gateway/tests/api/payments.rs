@@ -474,12 +474,34 @@ async fn a_paid_extension_that_cannot_be_applied_is_refunded_to_the_wallet() {
         .await;
     assert_eq!(status, 200, "{paid}");
     assert_eq!(paid["stored_account"]["balance"], 2550 - 235);
+    assert_eq!(paid["transaction"]["refunded_at"], Value::Null);
     testing::eventually("the refund", Duration::from_secs(15), || async {
         (user.balance().await == 2550).then_some(())
     })
     .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(user.balance().await, 2550, "refunded once");
+    // The purchase's own page says so, and the refund's line carries evidence's reason as it is.
+    let transaction_id = paid["transaction"]["id"].as_str().unwrap();
+    let (status, transaction) = user
+        .get(&format!("payments/transactions/{transaction_id}/"))
+        .await;
+    assert_eq!(status, 200, "{transaction}");
+    assert!(transaction["refunded_at"].is_string(), "{transaction}");
+    let (_, listed) = user.get("payments/transactions/").await;
+    let refund = listed["movements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["kind"] == "refund")
+        .expect("the refund's line")
+        .clone();
+    assert_eq!(refund["transaction_id"], transaction_id, "{refund}");
+    let reason = refund["description"].as_str().unwrap();
+    assert!(
+        !reason.is_empty() && !reason.starts_with("Refund"),
+        "the line is labelled a refund already: {reason}"
+    );
     let (_, f) = user.get(&format!("evidence/folders/{folder_id}/")).await;
     assert_eq!(
         f["expiration_date"], folder["expiration_date"],

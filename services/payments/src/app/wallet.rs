@@ -286,7 +286,8 @@ pub async fn refund_purchase(
         EntryKind::Refund,
         amount,
         &format!("refund:{purchase}"),
-        &format!("Refund: {reason}"),
+        // The movement is labelled a refund where it is shown: the reason alone says why.
+        reason,
     )
     .await?
     .is_some();

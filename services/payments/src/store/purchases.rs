@@ -73,7 +73,8 @@ pub async fn get(
         Transaction,
         "SELECT id, transaction_number, kind, description, folder_id, months, storage_expires_at,
                 price_cents, service_fee_cents, processing_fee_cents, wallet_saving_cents, total_cents,
-                wallet_total_cents, paid_from_wallet_cents, charged_to_card_cents, created_at
+                wallet_total_cents, paid_from_wallet_cents, charged_to_card_cents, created_at,
+                refunded_at
          FROM purchases WHERE user_id = $1 AND id = $2",
         user_id,
         id
@@ -93,7 +94,8 @@ pub async fn list(
         Transaction,
         "SELECT id, transaction_number, kind, description, folder_id, months, storage_expires_at,
                 price_cents, service_fee_cents, processing_fee_cents, wallet_saving_cents, total_cents,
-                wallet_total_cents, paid_from_wallet_cents, charged_to_card_cents, created_at
+                wallet_total_cents, paid_from_wallet_cents, charged_to_card_cents, created_at,
+                refunded_at
          FROM purchases WHERE user_id = $1 ORDER BY created_at DESC LIMIT $2",
         user_id,
         limit

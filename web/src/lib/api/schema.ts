@@ -3830,6 +3830,11 @@ export interface components {
             price: number;
             /** Format: int64 */
             processing_fee: number;
+            /**
+             * @description RFC 3339: when the whole purchase went back to the wallet, as what it paid for could not
+             *     be applied; absent when it was not refunded.
+             */
+            refunded_at?: string | null;
             /** Format: int64 */
             service_fee: number;
             storage_expires_at?: string | null;

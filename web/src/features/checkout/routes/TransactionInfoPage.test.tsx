@@ -30,7 +30,7 @@ const MOVEMENTS = [
     decline_message: 'Your card has insufficient funds.',
   }),
   movement('m7', 'purchase', -704, { description: 'Storage extension by 3 months', transaction_id: 't1' }),
-  movement('m6', 'refund', 235, { description: 'Refund: the folder was deleted', transaction_id: 't0' }),
+  movement('m6', 'refund', 235, { description: 'The folder was deleted.', transaction_id: 't0' }),
   movement('m5', 'promo', 500, { description: 'Promo code ABC123' }),
   movement('m4', 'transfer', 1000, { card: visa, description: 'Transfer from your card for a purchase' }),
   movement('m3', 'top_up', 1000, { card: visa, description: 'CreditCard Wallet topped up' }),
@@ -113,5 +113,45 @@ describe('transaction info list', () => {
     serve({ 'GET payments/transactions/': { transactions: [], movements: [] } });
     renderAt(makeTestStore(), [{ path: '/transaction-info', element: <TransactionInfoPage /> }], '/transaction-info');
     expect(await screen.findByText('No transactions yet.')).toBeInTheDocument();
+  });
+});
+
+describe('one transaction', () => {
+  const transaction = (more: Record<string, unknown> = {}) => ({
+    id: 't0',
+    transaction_number: 'EVD-2026-000042',
+    kind: 'storage_extension',
+    description: 'Storage extension by 1 month',
+    folder_id: 'f1',
+    months: 1,
+    price: 200,
+    service_fee: 0,
+    processing_fee: 0,
+    wallet_saving: 0,
+    total: 235,
+    paid_from_wallet: 235,
+    charged_to_card: 0,
+    storage_expires_at: '2027-12-28T10:30:00Z',
+    created_at: '2026-11-28T02:29:00Z',
+    ...more,
+  });
+
+  const open = () =>
+    renderAt(makeTestStore(), [{ path: '/transaction-info', element: <TransactionInfoPage /> }], '/transaction-info?id=t0');
+
+  it('shows the storage date a purchase set, and no refund', async () => {
+    serve({ 'GET payments/transactions/t0/': transaction() });
+    open();
+    expect(await screen.findByTestId('transaction-storage-date')).toHaveTextContent('Dec 28, 2027');
+    expect(screen.queryByTestId('transaction-refunded')).toBeNull();
+  });
+
+  it('says a refunded purchase went back to the wallet, and not the date it did not buy', async () => {
+    serve({ 'GET payments/transactions/t0/': transaction({ refunded_at: '2026-11-28T02:29:30Z' }) });
+    open();
+    expect(await screen.findByText('Refunded to the wallet')).toBeInTheDocument();
+    expect(screen.getByTestId('transaction-refunded')).toHaveTextContent('Nov 28, 2026');
+    expect(screen.queryByTestId('transaction-storage-date')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Open the folder' })).toBeInTheDocument();
   });
 });

@@ -1,5 +1,5 @@
 //! `/transaction-info?id=`: one transaction (number, what was bought, when, the breakdown, what the
-//! wallet and the card paid, the new storage date); without an id, every money movement with its
+//! wallet and the card paid, the new storage date, or when it was refunded); without an id, every money movement with its
 //! card or 'Wallet', a purchase opening its page.
 import { Link, useSearchParams } from 'react-router';
 import { BackControl } from '../../../components/BackControl';
@@ -47,10 +47,17 @@ function OneTransaction({ id }: { id: string }) {
               <dt>Date</dt>
               <dd>{formatDateTime(t.createdAt)}</dd>
             </div>
-            {t.storageExpiresAt && (
+            {/* A refunded purchase bought nothing: the date it would have set is not shown. */}
+            {t.storageExpiresAt && !t.refundedAt && (
               <div>
                 <dt>Storage date</dt>
                 <dd data-testid="transaction-storage-date">{formatDate(t.storageExpiresAt)}</dd>
+              </div>
+            )}
+            {t.refundedAt && (
+              <div>
+                <dt>Refunded to the wallet</dt>
+                <dd data-testid="transaction-refunded">{formatDateTime(t.refundedAt)}</dd>
               </div>
             )}
             <div>
@@ -63,7 +70,7 @@ function OneTransaction({ id }: { id: string }) {
             </div>
           </dl>
           <RowsTable rows={transactionRows(t)} label="Price breakdown" />
-          {t.folderId && <Link to={folderViewUrl(t.folderId)}>Open the folder</Link>}
+          {t.folderId && <Link className="link-block" to={folderViewUrl(t.folderId)}>Open the folder</Link>}
         </>
       )}
     </main>
