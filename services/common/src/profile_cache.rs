@@ -105,7 +105,9 @@ pub async fn lookup(
 }
 
 /// Sets a token where there is none and answers the one that is there (another reader's or an
-/// invalidation's, when it came first).
+/// invalidation's, when it came first). `SET NX` then `GET` rather than `SET NX GET`, which
+/// Redis before 7.0 refuses; an invalidation between the two only makes the answer newer, which
+/// is still older than the read it will stamp.
 async fn make_token(
     conn: &mut ConnectionManager,
     key: &str,
@@ -113,12 +115,19 @@ async fn make_token(
 ) -> redis::RedisResult<String> {
     let token = new_token();
     let mut set = redis::cmd("SET");
-    set.arg(key).arg(&token).arg("NX").arg("GET");
+    set.arg(key).arg(&token).arg("NX");
     if let Some(ttl) = ttl_seconds {
         set.arg("EX").arg(ttl);
     }
-    let previous: Option<String> = set.query_async(conn).await?;
-    Ok(previous.unwrap_or(token))
+    let (current,): (Option<String>,) = redis::pipe()
+        .add_command(set)
+        .ignore()
+        .get(key)
+        .query_async(conn)
+        .await?;
+    // Gone again at once (evicted): a stamp of a token no key holds is never current, so the
+    // answer it stamps is a miss next time, never stale.
+    Ok(current.unwrap_or(token))
 }
 
 /// The stored JSON when its stamp is the current one.
