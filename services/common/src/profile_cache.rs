@@ -186,7 +186,9 @@ pub async fn invalidate_all(redis: &ConnectionManager) -> redis::RedisResult<()>
 /// Listens on [`CHANNEL`] of the service's database until `shutdown` and makes each notified
 /// user's stored profile stale. After every (re)connection, once it listens, it drops every
 /// stored profile, as it cannot know what changed while it did not listen; so too after Redis
-/// refused an invalidation, once Redis answers again.
+/// refused an invalidation, once Redis answers again. A connection that stays quiet for
+/// [`PING_AFTER`] is asked `SELECT 1`: one that died without a word (a crashed host, a dropped
+/// route) would otherwise hold the listener forever and every stored profile with it.
 pub async fn keep_fresh(pool: PgPool, redis: ConnectionManager, shutdown: CancellationToken) {
     while !shutdown.is_cancelled() {
         let mut listener = match listen(&pool).await {
@@ -205,17 +207,33 @@ pub async fn keep_fresh(pool: PgPool, redis: ConnectionManager, shutdown: Cancel
                     Err(err) => tracing::warn!(error = %err, "profile cache: cannot reset"),
                 }
             }
-            // While Redis owes a reset, the wait is cut short to try again.
-            let retry = async {
-                if owe_all {
-                    tokio::time::sleep(Duration::from_secs(1)).await;
-                } else {
-                    std::future::pending::<()>().await;
-                }
+            // While Redis owes a reset the wait is cut short to try again; otherwise a quiet
+            // connection is checked. Cutting `try_recv` short loses nothing: it reconnects only
+            // when asked to (`listen`), and a notification it has not returned stays buffered.
+            let wait = if owe_all {
+                Duration::from_secs(1)
+            } else {
+                PING_AFTER
             };
             tokio::select! {
                 () = shutdown.cancelled() => return,
-                () = retry => {}
+                () = tokio::time::sleep(wait) => {
+                    if owe_all {
+                        continue;
+                    }
+                    let ping = sqlx::query("SELECT 1").execute(&mut listener);
+                    match tokio::time::timeout(PING_TIMEOUT, ping).await {
+                        Ok(Ok(_)) => {}
+                        Ok(Err(err)) => {
+                            tracing::warn!(error = %err, "profile cache: listener failed; reconnecting");
+                            break;
+                        }
+                        Err(_) => {
+                            tracing::warn!("profile cache: listener does not answer; reconnecting");
+                            break;
+                        }
+                    }
+                }
                 received = listener.try_recv() => match received {
                     Ok(Some(notification)) => match Uuid::parse_str(notification.payload()) {
                         Ok(user_id) => {
@@ -241,8 +259,18 @@ pub async fn keep_fresh(pool: PgPool, redis: ConnectionManager, shutdown: Cancel
     }
 }
 
+/// How long a listener's connection may stay quiet before it is asked whether it is still there.
+const PING_AFTER: Duration = Duration::from_secs(30);
+
+/// How long that question may take before the connection is taken for dead.
+const PING_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A listener that does not reconnect by itself: a lost connection is answered `None`, and
+/// [`keep_fresh`] connects anew and resets every stored profile (a listener reconnecting quietly
+/// inside `try_recv` would lose the notifications sent meanwhile without anyone resetting them).
 async fn listen(pool: &PgPool) -> sqlx::Result<PgListener> {
     let mut listener = PgListener::connect_with(pool).await?;
+    listener.eager_reconnect(false);
     listener.listen(CHANNEL).await?;
     Ok(listener)
 }
