@@ -221,7 +221,8 @@ pub async fn keep_fresh(pool: PgPool, redis: ConnectionManager, shutdown: Cancel
                     if owe_all {
                         continue;
                     }
-                    let ping = sqlx::query("SELECT 1").execute(&mut listener);
+                    // The same statement as the health probe: checked at compile time, one cached plan.
+                    let ping = sqlx::query!("SELECT 1 AS one").fetch_one(&mut listener);
                     match tokio::time::timeout(PING_TIMEOUT, ping).await {
                         Ok(Ok(_)) => {}
                         Ok(Err(err)) => {
