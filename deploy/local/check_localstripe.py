@@ -6,7 +6,8 @@ sources cargo downloaded (the version pinned in Cargo.lock), drives localstripe 
 flows the services use (customer, card payment method, attach, payment intent succeeded and
 declined, setup intent, events, lists) and reports every required field that is missing or
 mistyped. `./dev test` runs it; after upgrading localstripe or async-stripe, a failure names
-the line to add to COMPLETIONS in localstripe_server.py.
+the line to add to COMPLETIONS in localstripe_server.py. It also starts a second launcher
+of its own to check that the state file, written coalesced, keeps what a stop follows at once.
 
 Exit 0: complete (or async-stripe not in Cargo.lock / not downloaded yet: skipped with a note).
 """
@@ -18,7 +19,12 @@ import glob
 import json
 import os
 import re
+import signal
+import socket
+import subprocess
 import sys
+import tempfile
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -114,10 +120,10 @@ class Checker:
             # enums and anything else: not checked
 
 
-def api(method: str, path: str, data: dict[str, Any] | None = None) -> Any:
+def api(method: str, path: str, data: dict[str, Any] | None = None, base: str = BASE) -> Any:
     body = urllib.parse.urlencode(data).encode() if data else None
     auth = base64.b64encode(f"{KEY}:".encode()).decode()
-    req = urllib.request.Request(BASE + path, data=body, method=method, headers={"Authorization": f"Basic {auth}"})
+    req = urllib.request.Request(base + path, data=body, method=method, headers={"Authorization": f"Basic {auth}"})
     try:
         with urllib.request.urlopen(req, timeout=10) as resp:
             return json.load(resp)
@@ -167,7 +173,67 @@ def sample_objects() -> list[tuple[str, str, Any]]:
     return out
 
 
+def check_saved_state() -> list[str]:
+    """The launcher coalesces its state file's writes; what it answered must still be there after a
+    stop right after the write (SIGTERM, as `./dev down` sends) and, without a stop, on disk
+    within a few seconds. Runs a second launcher on a free port with a state file of its own."""
+    problems: list[str] = []
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    launcher = [sys.executable, str(ROOT / "deploy/local/localstripe_server.py"), "--port", str(port)]
+
+    def start(state: Path) -> subprocess.Popen:
+        proc = subprocess.Popen([*launcher, "--state-file", str(state)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    return proc
+            except OSError:
+                time.sleep(0.05)
+        proc.kill()
+        raise RuntimeError("the second launcher did not start")
+
+    def stop(proc: subprocess.Popen) -> None:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        state = Path(tmp) / "store.pickle"
+        proc = start(state)
+        try:
+            cus = api("POST", "/v1/customers", {"email": "saved@evidentia.local"}, base=base)
+        finally:
+            stop(proc)
+        proc = start(state)
+        try:
+            again = api("GET", f"/v1/customers/{cus['id']}", base=base)
+            if again.get("id") != cus["id"]:
+                problems.append(f"a customer made right before a stop was lost: {again}")
+            later = api("POST", "/v1/customers", {"email": "later@evidentia.local"}, base=base)
+            def saved() -> bool:
+                return state.exists() and later["id"].encode() in state.read_bytes()
+
+            deadline = time.monotonic() + 5
+            while not saved() and time.monotonic() < deadline:
+                time.sleep(0.1)
+            if not saved():
+                problems.append("a change was not written to the state file within 5 s")
+        finally:
+            stop(proc)
+    return problems
+
+
 def main() -> int:
+    problems = check_saved_state()
+    if problems:
+        print("check_localstripe: the launcher's saved state:")
+        for problem in problems:
+            print(f"  {problem}")
+        return 1
+    print("check_localstripe: state written within seconds and on a stop")
     version = stripe_version()
     if not version:
         print("check_localstripe: async-stripe is not in Cargo.lock: skipped")
