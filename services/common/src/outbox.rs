@@ -99,8 +99,27 @@ async fn relay_session(
                 let _ = connection.close(200, "shutdown".into()).await;
                 return Ok(());
             }
-            notification = listener.recv() => { notification?; }
+            notification = listener.recv() => {
+                notification?;
+                gather(&mut listener).await?;
+            }
             () = tokio::time::sleep(Duration::from_secs(2)) => {}
+        }
+    }
+}
+
+/// How long the relay, woken by a commit, waits for the commits that follow it before it reads
+/// the outbox: under load the events of many transactions then go out in one batch (one read,
+/// one delete, one commit) instead of one each, and the notifications they sent meanwhile are
+/// taken here rather than each waking the relay to find an outbox already emptied.
+const GATHER: Duration = Duration::from_millis(20);
+
+async fn gather(listener: &mut PgListener) -> anyhow::Result<()> {
+    let until = tokio::time::Instant::now() + GATHER;
+    loop {
+        tokio::select! {
+            notification = listener.recv() => { notification?; }
+            () = tokio::time::sleep_until(until) => return Ok(()),
         }
     }
 }
