@@ -567,12 +567,18 @@ impl EvidenceRpc for EvidenceApi {
     }
 
     async fn get_folder(&self, request: Request<pb::GetFolderRequest>) -> Reply<pb::Folder> {
-        user_of(&request)?;
+        let user = user_of(&request)?;
         let folder_id = id(&request.get_ref().folder_id)?;
-        let access = self.folder_access(&request, folder_id).await?;
-        let mut folder =
-            self.folder(folders::get(&self.state.pool, access.owner, folder_id).await?);
-        folder.owned_by_caller = access.membership.is_none();
+        let (found, owned) = folders::reached(
+            &self.state.pool,
+            self.state.memberships.as_ref(),
+            &caller_of(&request),
+            user,
+            folder_id,
+        )
+        .await?;
+        let mut folder = self.folder(found);
+        folder.owned_by_caller = owned;
         Ok(Response::new(folder))
     }
 

@@ -532,6 +532,14 @@ impl PaymentsRpc for PaymentsApi {
             self.state.stripe.as_ref(),
             &self.state.pricing,
         );
+        // A retry after the answer was stored is answered from it without the key's lock or a
+        // transaction: a stored answer never changes.
+        if let Some(answer) = guard
+            .answered::<pb::PayResponse>(&mut *self.conn().await?)
+            .await?
+        {
+            return reply(answer);
+        }
         // Planned beside the wallet's other purchases first; when the balance turns out short,
         // rolled back (nothing was charged) and planned again alone (app/pay.rs).
         let mut planning = pay::Planning::Alongside;
@@ -543,16 +551,15 @@ impl PaymentsRpc for PaymentsApi {
             let attempt = async {
                 let quote = pay::quote(&mut tx, pricing, user_id, &order, planning).await?;
                 let funded = pay::fund(&mut tx, stripe, user_id, guard.key(), &quote).await?;
-                let purchase =
+                let transaction =
                     pay::record(&mut tx, pricing, user_id, &order, &quote, &funded).await?;
-                // The answer is read before the debit: from the debit to the commit the wallet
-                // row is locked, and every purchase from the wallet waits for it.
-                let transaction = transactions::get(&mut tx, user_id, purchase).await?;
-                let mut stored = wallet::stored_account(&mut tx, user_id).await?;
-                if let Some(balance) = pay::debit(&mut tx, user_id, &order, &quote, &funded).await?
-                {
-                    stored.balance = balance;
-                }
+                let purchase = transaction.id;
+                // From the debit to the commit the wallet row is locked, and every purchase from
+                // the wallet waits for it: the debit reads the stored account it answers with.
+                let stored = match pay::debit(&mut tx, user_id, &order, &quote, &funded).await? {
+                    Some(debited) => debited,
+                    None => wallet::stored_account(&mut tx, user_id).await?,
+                };
                 let answer = pb::PayResponse {
                     transaction: Some(transaction.into()),
                     stored_account: Some(stored.into()),
@@ -579,7 +586,12 @@ impl PaymentsRpc for PaymentsApi {
                 Err(err) => return Err(err.into()),
             }
         };
+        // A balance the debit left at or above the threshold needs no top-up: asking would only
+        // wait for the wallet row behind the purchases in flight. A later debit that takes it
+        // below asks itself.
+        let left = answer.stored_account.as_ref().map_or(0, |a| a.balance);
         if order.from_wallet
+            && left < pricing.auto_top_up_threshold
             && let Err(err) = wallet::auto_top_up(
                 pool,
                 stripe,

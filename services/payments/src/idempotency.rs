@@ -51,6 +51,15 @@ impl Idempotent {
         conn: &mut PgConnection,
     ) -> Result<Option<R>, PaymentsError> {
         idempotency_keys::lock(conn, self.user_id, &self.key).await?;
+        self.answered(conn).await
+    }
+
+    /// The stored answer of an earlier request with the same key, if any, read without the lock:
+    /// a request that finds none must still `begin` (one with the key may be in flight).
+    pub async fn answered<R: Message + Default>(
+        &self,
+        conn: &mut PgConnection,
+    ) -> Result<Option<R>, PaymentsError> {
         match idempotency_keys::find(conn, self.user_id, &self.key).await? {
             None => Ok(None),
             Some(stored)

@@ -2,16 +2,17 @@
 //! rental folders with their kind and moment, listed with their usage, renamed, deleted.
 
 use chrono::{Duration, Utc};
-use evidentia_common::{errors::FieldError, outbox, time::timestamp};
+use evidentia_common::{errors::FieldError, grpc::Caller, outbox, time::timestamp};
 use evidentia_proto::events::v1::FolderCreated;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::{
-    app::{holds, items},
+    app::{access, holds, items},
     config::StoragePolicy,
     domain::{Folder, Item, Moment, Name, NewFolder, PICKUP_MESSAGE, Rental},
     error::EvidenceError,
+    memberships::Memberships,
     storage::MediaStore,
     store::{folders, rentals, usage},
 };
@@ -141,6 +142,25 @@ pub async fn list(
 /// The owner's folder; another user's is `NotFound`.
 pub async fn get(pool: &PgPool, owner: Uuid, id: Uuid) -> Result<Folder, EvidenceError> {
     owned(&mut *pool.acquire().await?, owner, id).await
+}
+
+/// The folder as `user` reaches it, and whether they own it: their own in one read (the case
+/// nearly every call is), else through its organization (`access::folder`).
+pub async fn reached(
+    pool: &PgPool,
+    memberships: &dyn Memberships,
+    caller: &Caller,
+    user: Uuid,
+    id: Uuid,
+) -> Result<(Folder, bool), EvidenceError> {
+    if let Some(own) = folders::get(&mut *pool.acquire().await?, user, id).await? {
+        return Ok((own, true));
+    }
+    let access = access::folder(pool, memberships, caller, id).await?;
+    Ok((
+        get(pool, access.owner, id).await?,
+        access.membership.is_none(),
+    ))
 }
 
 /// `get` on the caller's connection.

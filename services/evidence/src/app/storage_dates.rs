@@ -30,21 +30,24 @@ pub async fn extend(
     until: DateTime<Utc>,
 ) -> Result<Folder, EvidenceError> {
     let mut tx = pool.begin().await?;
-    let folder = extend_in(&mut tx, owner, id, until).await?;
+    let dates = folders::lock_dates(&mut tx, owner, id)
+        .await?
+        .ok_or(EvidenceError::NotFound)?;
+    move_locked(&mut tx, owner, id, dates, until).await?;
+    let folder = owned(&mut tx, owner, id).await?;
     tx.commit().await?;
     Ok(folder)
 }
 
-/// `extend` in the caller's transaction.
-async fn extend_in(
+/// Moves the date of a folder whose row the caller locked and read (`dates`) to `until`, in the
+/// caller's transaction; answers the date as stored.
+async fn move_locked(
     conn: &mut PgConnection,
     owner: Uuid,
     id: Uuid,
+    dates: folders::Dates,
     until: DateTime<Utc>,
-) -> Result<Folder, EvidenceError> {
-    let dates = folders::lock_dates(conn, owner, id)
-        .await?
-        .ok_or(EvidenceError::NotFound)?;
+) -> Result<DateTime<Utc>, EvidenceError> {
     if dates.purged_at.is_some() {
         return Err(EvidenceError::WrongState(PURGED_MESSAGE));
     }
@@ -67,7 +70,7 @@ async fn extend_in(
         },
     )
     .await?;
-    owned(conn, owner, id).await
+    Ok(until)
 }
 
 /// A paid storage extension (payments' StorageExtensionPaid) moves the folder's date to the paid
@@ -98,16 +101,16 @@ impl Handler<StorageExtensionPaid> for ExtendOnPayment {
             // Compared as it would be stored (microseconds): a date finer than that is the same
             // date, not a later one.
             .trunc_subsecs(6);
-        match folders::storage_date(conn, owner, id).await? {
+        match folders::lock_dates(conn, owner, id).await? {
             None => {
                 tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, "a paid extension for a folder that no longer exists");
                 refuse(conn, &event, "The folder no longer exists.").await
             }
-            Some(current) if current >= until => {
+            Some(dates) if dates.storage_expires_at >= until => {
                 tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, "a paid extension the folder had already reached");
                 refuse(conn, &event, ALREADY_EXTENDED_MESSAGE).await
             }
-            Some(_) => match extend_in(conn, owner, id, until).await {
+            Some(dates) => match move_locked(conn, owner, id, dates, until).await {
                 Ok(_) => {
                     tracing::info!(folder.id = %id, purchase.id = %event.purchase_id, "storage date extended");
                     Ok(())

@@ -158,22 +158,6 @@ pub async fn lock_dates(
     .await
 }
 
-/// The owner's folder's storage date.
-#[tracing::instrument(skip_all, fields(folder.id = %id))]
-pub async fn storage_date(
-    conn: &mut PgConnection,
-    owner_id: Uuid,
-    id: Uuid,
-) -> sqlx::Result<Option<DateTime<Utc>>> {
-    sqlx::query_scalar!(
-        "SELECT storage_expires_at FROM folders WHERE owner_id = $1 AND id = $2",
-        owner_id,
-        id
-    )
-    .fetch_optional(conn)
-    .await
-}
-
 /// Moves the storage date and re-arms the expiry; returns the date as stored (microseconds).
 #[tracing::instrument(skip_all, fields(folder.id = %id))]
 pub async fn set_storage_date(

@@ -322,14 +322,15 @@ async fn a_paid_date_the_folder_already_reached_is_refused_once() {
         app.service.wait_processed(message).await;
     }
 
-    let stored = evidence::store::folders::storage_date(
+    let stored = evidence::store::folders::get(
         &mut app.sql().await,
         owner,
         Uuid::parse_str(&folder).unwrap(),
     )
     .await
     .unwrap()
-    .expect("the folder");
+    .expect("the folder")
+    .storage_expires_at;
     assert_eq!(timestamp(stored).seconds, until.seconds);
     let of_folder = || -> Vec<StorageExtensionRefused> {
         let seen = app.refused.lock().unwrap();

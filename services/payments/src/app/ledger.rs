@@ -19,19 +19,27 @@ pub async fn post(
     description: &str,
 ) -> Result<Option<i64>, PaymentsError> {
     let balance = lock(conn, user_id).await?;
+    post_locked(conn, user_id, balance, kind, amount, reference, description).await
+}
+
+/// `post` for a caller that already holds the wallet row's lock and read `balance` under it.
+#[allow(clippy::too_many_arguments)]
+pub async fn post_locked(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    balance: i64,
+    kind: EntryKind,
+    amount: i64,
+    reference: &str,
+    description: &str,
+) -> Result<Option<i64>, PaymentsError> {
     let after = balance
         .checked_add(amount)
         .ok_or_else(|| anyhow::anyhow!("a balance of {balance} cannot move by {amount}"))?;
     if after < 0 {
         return Err(PaymentsError::InsufficientBalance);
     }
-    let inserted =
-        wallets::insert_entry(conn, user_id, kind, amount, after, reference, description).await?;
-    if !inserted {
-        return Ok(None);
-    }
-    wallets::set_balance(conn, user_id, after).await?;
-    Ok(Some(after))
+    Ok(wallets::post_entry(conn, user_id, kind, amount, after, reference, description).await?)
 }
 
 /// Locks the user's wallet row (made when missing) for the rest of the transaction; its balance.
@@ -43,6 +51,20 @@ pub async fn lock(conn: &mut PgConnection, user_id: Uuid) -> Result<i64, Payment
     }
     wallets::ensure(conn, user_id).await?;
     wallets::lock_balance(conn, user_id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("the wallet row just made is missing").into())
+}
+
+/// `lock`, reading the whole stored account under the lock (a purchase answers with it).
+pub async fn lock_account(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+) -> Result<wallets::AccountRow, PaymentsError> {
+    if let Some(row) = wallets::lock_account(conn, user_id).await? {
+        return Ok(row);
+    }
+    wallets::ensure(conn, user_id).await?;
+    wallets::lock_account(conn, user_id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("the wallet row just made is missing").into())
 }

@@ -20,8 +20,8 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
-    app::{charges, ledger, rewards},
-    domain::{EntryKind, Purpose},
+    app::{charges, ledger, rewards, wallet},
+    domain::{EntryKind, Purpose, StoredAccount, Transaction},
     error::PaymentsError,
     pricing::{Breakdown, Pricing, StorageSize},
     store::{customers, declines, purchases, wallets},
@@ -121,47 +121,51 @@ pub async fn quote(
     order: &Order,
     planning: Planning,
 ) -> Result<Quote, PaymentsError> {
-    let billing = customers::billing(conn, user_id)
-        .await?
-        .ok_or(PaymentsError::NoCustomer)?;
-    let customer = billing
-        .stripe_customer_id
-        .ok_or(PaymentsError::NoCustomer)?;
     let breakdown = match &order.item {
         Item::Extension {
             months, used_bytes, ..
         } => pricing.storage(StorageSize::measured(*used_bytes), *months)?,
         Item::Share { breakdown, .. } => *breakdown,
     };
-    let funding = if order.from_wallet {
+    let (customer, funding) = if order.from_wallet {
+        // The lock first: its own statement, so the funds read after it sees what the purchase
+        // the lock waited for wrote.
         wallets::lock_purchases(conn, user_id, planning == Planning::Alone).await?;
-        let funds = wallets::funds(conn, user_id).await?;
-        let balance = funds.as_ref().map_or(0, |f| f.balance);
+        let funds = wallets::funds(conn, user_id)
+            .await?
+            .ok_or(PaymentsError::NoCustomer)?;
+        let customer = funds.customer.ok_or(PaymentsError::NoCustomer)?;
+        let balance = funds.balance.unwrap_or(0);
         let transfer = if balance < breakdown.wallet_total {
             if planning == Planning::Alongside {
                 return Err(PaymentsError::PlanAlone);
             }
-            let Some((card, auto_amount)) =
-                funds.and_then(|f| f.payment_method.map(|pm| (pm, f.auto_amount)))
-            else {
+            let Some(card) = funds.payment_method else {
                 return Err(PaymentsError::Refused(
                     "Your CreditCard Wallet balance is too low. Top it up or pay by card.",
                 ));
             };
+            let auto_amount = funds.auto_amount.unwrap_or(0);
             // The balance is below the total here, and both are at least zero.
             let shortfall = breakdown.wallet_total - balance;
             Some((card, shortfall.max(auto_amount.max(pricing.top_up_min))))
         } else {
             None
         };
-        Funding::Wallet { transfer }
+        (customer, Funding::Wallet { transfer })
     } else {
+        let billing = customers::billing(conn, user_id)
+            .await?
+            .ok_or(PaymentsError::NoCustomer)?;
+        let customer = billing
+            .stripe_customer_id
+            .ok_or(PaymentsError::NoCustomer)?;
         let Some(payment_method) = billing.default_payment_method else {
             return Err(PaymentsError::Refused(
                 "Add a card to pay with, or pay from your CreditCard Wallet.",
             ));
         };
-        Funding::Card { payment_method }
+        (customer, Funding::Card { payment_method })
     };
     Ok(Quote {
         purchase_id: Uuid::now_v7(),
@@ -234,7 +238,7 @@ pub async fn fund(
 
 /// Step 3, in the caller's transaction: the transaction number, the purchase row, for an extension
 /// the StorageExtensionPaid event, and a referral reward waiting for this first payment. Answers
-/// the purchase's id. The caller reads what it answers with next, then calls `debit`.
+/// the purchase as written. The caller calls `debit` next.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
 pub async fn record(
     conn: &mut PgConnection,
@@ -243,29 +247,23 @@ pub async fn record(
     order: &Order,
     quote: &Quote,
     funded: &Funded,
-) -> Result<Uuid, PaymentsError> {
+) -> Result<Transaction, PaymentsError> {
     let paid_from_wallet = if order.from_wallet {
         quote.breakdown.wallet_total
     } else {
         0
     };
-    let number = format!(
-        "EVD-{}-{:06}",
-        Utc::now().format("%Y"),
-        purchases::next_number(conn).await?
-    );
     let (kind, months, target, share_id) = match &order.item {
         Item::Extension { months, target, .. } => {
             ("storage_extension", Some(*months), Some(*target), None)
         }
         Item::Share { share_id, .. } => ("sharing", None, None, Some(*share_id)),
     };
-    purchases::insert(
+    let purchase = purchases::insert(
         conn,
         &purchases::NewPurchase {
             id: quote.purchase_id,
             user_id,
-            transaction_number: &number,
             kind,
             description: &quote.description,
             folder_id: order.folder_id,
@@ -292,15 +290,15 @@ pub async fn record(
         .await?;
     }
     rewards::on_purchase(conn, pricing, user_id).await?;
-    Ok(quote.purchase_id)
+    Ok(purchase)
 }
 
 /// Step 4, the last write before the caller commits: from the wallet, the debit, its balance
 /// checked again under the wallet row's lock, which is held from here to the commit only (so
 /// nothing else should come between this and the commit but storing the answer). Planned
 /// alongside others, a balance that no longer covers the debit is `PlanAlone` (nothing was
-/// charged: the caller rolls back and plans again). Answers the balance the debit left; none for
-/// a purchase by card.
+/// charged: the caller rolls back and plans again). Answers the stored account the debit left,
+/// read under the lock; none for a purchase by card.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
 pub async fn debit(
     conn: &mut PgConnection,
@@ -308,13 +306,15 @@ pub async fn debit(
     order: &Order,
     quote: &Quote,
     funded: &Funded,
-) -> Result<Option<i64>, PaymentsError> {
+) -> Result<Option<StoredAccount>, PaymentsError> {
     if !order.from_wallet {
         return Ok(None);
     }
-    let debit = ledger::post(
+    let mut account = ledger::lock_account(conn, user_id).await?;
+    let debit = ledger::post_locked(
         conn,
         user_id,
+        account.balance,
         EntryKind::Purchase,
         -quote.breakdown.wallet_total,
         &format!("purchase:{}", quote.purchase_id),
@@ -327,7 +327,11 @@ pub async fn debit(
         {
             Err(PaymentsError::PlanAlone)
         }
+        Err(other) => Err(other),
         // The purchase's id is new, so its debit is never already posted: `Some` when it ran.
-        other => other,
+        Ok(balance) => {
+            account.balance = balance.unwrap_or(account.balance);
+            Ok(Some(wallet::account_of(account)))
+        }
     }
 }

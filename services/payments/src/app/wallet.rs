@@ -35,10 +35,15 @@ pub async fn stored_account(
     conn: &mut PgConnection,
     user_id: Uuid,
 ) -> Result<StoredAccount, PaymentsError> {
-    let Some(row) = wallets::account(conn, user_id).await? else {
-        return Ok(StoredAccount::default());
-    };
-    Ok(StoredAccount {
+    Ok(wallets::account(conn, user_id)
+        .await?
+        .map(account_of)
+        .unwrap_or_default())
+}
+
+/// The stored account a wallet row shows.
+pub fn account_of(row: wallets::AccountRow) -> StoredAccount {
+    StoredAccount {
         active: row.payment_method.is_some(),
         payment_method_id: row.payment_method,
         // Spec §3: the stored account carries the failed card's last4 with the error.
@@ -51,7 +56,7 @@ pub async fn stored_account(
         auto_topping_up_amount: row.auto_amount,
         balance: row.balance,
         top_up_error: row.top_up_error,
-    })
+    }
 }
 
 /// A saved card of the user's for the wallet to use; any other is the field's error.

@@ -6,19 +6,11 @@ use uuid::Uuid;
 
 use crate::{domain::Transaction, pricing::Breakdown};
 
-#[tracing::instrument(skip_all)]
-pub async fn next_number(conn: &mut PgConnection) -> sqlx::Result<i64> {
-    sqlx::query_scalar!(r#"SELECT nextval('purchase_numbers') AS "n!""#)
-        .fetch_one(conn)
-        .await
-}
-
 /// A purchase to record.
 #[derive(Debug, Clone)]
 pub struct NewPurchase<'a> {
     pub id: Uuid,
     pub user_id: Uuid,
-    pub transaction_number: &'a str,
     pub kind: &'a str,
     pub description: &'a str,
     pub folder_id: Uuid,
@@ -31,17 +23,27 @@ pub struct NewPurchase<'a> {
     pub share_id: Option<Uuid>,
 }
 
+/// Records the purchase under the next transaction number, `EVD-<year>-<number>` (at least six
+/// digits), made in the same statement; answers it as `get` would.
 #[tracing::instrument(skip_all)]
-pub async fn insert(conn: &mut PgConnection, p: &NewPurchase<'_>) -> sqlx::Result<()> {
-    sqlx::query!(
+pub async fn insert(conn: &mut PgConnection, p: &NewPurchase<'_>) -> sqlx::Result<Transaction> {
+    sqlx::query_as!(
+        Transaction,
         "INSERT INTO purchases (id, user_id, transaction_number, kind, description, folder_id, months,
             storage_expires_at, price_cents, service_fee_cents, processing_fee_cents, wallet_saving_cents,
             total_cents, wallet_total_cents, paid_from_wallet_cents, charged_to_card_cents,
             card_payment_intent_id, share_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
+         SELECT $1, $2,
+                'EVD-' || to_char(now() AT TIME ZONE 'UTC', 'YYYY') || '-'
+                    || lpad(n::text, greatest(6, length(n::text)), '0'),
+                $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17
+         FROM (SELECT nextval('purchase_numbers') AS n) AS number
+         RETURNING id, transaction_number, kind, description, folder_id, months, storage_expires_at,
+                price_cents, service_fee_cents, processing_fee_cents, wallet_saving_cents, total_cents,
+                wallet_total_cents, paid_from_wallet_cents, charged_to_card_cents, created_at,
+                refunded_at",
         p.id,
         p.user_id,
-        p.transaction_number,
         p.kind,
         p.description,
         p.folder_id,
@@ -58,9 +60,8 @@ pub async fn insert(conn: &mut PgConnection, p: &NewPurchase<'_>) -> sqlx::Resul
         p.card_payment_intent_id,
         p.share_id
     )
-    .execute(conn)
-    .await?;
-    Ok(())
+    .fetch_one(conn)
+    .await
 }
 
 #[tracing::instrument(skip_all)]

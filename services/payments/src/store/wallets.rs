@@ -28,12 +28,14 @@ pub async fn lock_balance(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Resul
     .await
 }
 
-/// What a purchase from the wallet reads before it pays: no lock is taken.
+/// What a purchase from the wallet reads before it pays, with the user's Stripe customer: no row
+/// lock is taken. The wallet's columns are none without a wallet row.
 #[derive(Debug, Clone)]
 pub struct Funds {
-    pub balance: i64,
+    pub customer: Option<String>,
+    pub balance: Option<i64>,
     pub payment_method: Option<String>,
-    pub auto_amount: i64,
+    pub auto_amount: Option<i64>,
 }
 
 /// The user's wallet-purchase lock until the end of the transaction (an advisory lock: credits
@@ -62,22 +64,28 @@ pub async fn lock_purchases(
     Ok(())
 }
 
+/// The user's funds; none without a payments customer.
 #[tracing::instrument(skip_all)]
 pub async fn funds(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option<Funds>> {
     sqlx::query_as!(
         Funds,
-        r#"SELECT balance_cents AS balance, payment_method,
-                  auto_topping_up_amount_cents AS auto_amount
-           FROM wallets WHERE user_id = $1"#,
+        r#"SELECT c.stripe_customer_id AS customer, w.balance_cents AS "balance?",
+                  w.payment_method AS "payment_method?",
+                  w.auto_topping_up_amount_cents AS "auto_amount?"
+           FROM customers c LEFT JOIN wallets w ON w.user_id = c.user_id
+           WHERE c.user_id = $1"#,
         user_id
     )
     .fetch_optional(conn)
     .await
 }
 
-/// One ledger entry; false when its reference was recorded before (nothing is written then).
+/// One ledger entry leaving the balance at `balance_after`, and the balance set to it, in one
+/// statement; none when its reference was recorded before (nothing is written then). The caller
+/// holds the wallet row's lock and read the balance the entry moves under it.
+#[allow(clippy::too_many_arguments)]
 #[tracing::instrument(skip_all)]
-pub async fn insert_entry(
+pub async fn post_entry(
     conn: &mut PgConnection,
     user_id: Uuid,
     kind: EntryKind,
@@ -85,10 +93,15 @@ pub async fn insert_entry(
     balance_after: i64,
     reference: &str,
     description: &str,
-) -> sqlx::Result<bool> {
-    Ok(sqlx::query!(
-        "INSERT INTO wallet_entries (id, user_id, kind, amount_cents, balance_after_cents, reference, description)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (reference) DO NOTHING",
+) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar!(
+        "WITH entry AS (
+             INSERT INTO wallet_entries (id, user_id, kind, amount_cents, balance_after_cents, reference, description)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (reference) DO NOTHING
+             RETURNING balance_after_cents)
+         UPDATE wallets w SET balance_cents = entry.balance_after_cents, updated_at = now()
+         FROM entry WHERE w.user_id = $2
+         RETURNING w.balance_cents AS \"balance!\"",
         Uuid::now_v7(),
         user_id,
         kind.as_str(),
@@ -97,22 +110,8 @@ pub async fn insert_entry(
         reference,
         description
     )
-    .execute(conn)
-    .await?
-    .rows_affected()
-        == 1)
-}
-
-#[tracing::instrument(skip_all)]
-pub async fn set_balance(conn: &mut PgConnection, user_id: Uuid, balance: i64) -> sqlx::Result<()> {
-    sqlx::query!(
-        "UPDATE wallets SET balance_cents = $2, updated_at = now() WHERE user_id = $1",
-        user_id,
-        balance
-    )
-    .execute(conn)
-    .await?;
-    Ok(())
+    .fetch_optional(conn)
+    .await
 }
 
 /// The stored account's columns, with the wallet card's brand and last4.
@@ -136,6 +135,26 @@ pub async fn account(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Opt
                   w.top_up_error_last4
            FROM wallets w LEFT JOIN payment_methods p ON p.id = w.payment_method
            WHERE w.user_id = $1"#,
+        user_id
+    )
+    .fetch_optional(conn)
+    .await
+}
+
+/// The same, with the wallet row locked for the rest of the transaction (what a debit reads).
+#[tracing::instrument(skip_all)]
+pub async fn lock_account(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+) -> sqlx::Result<Option<AccountRow>> {
+    sqlx::query_as!(
+        AccountRow,
+        r#"SELECT w.balance_cents AS balance, w.auto_topping_up_amount_cents AS auto_amount,
+                  w.payment_method, p.brand AS "brand?", p.last4 AS "last4?", w.top_up_error,
+                  w.top_up_error_last4
+           FROM wallets w LEFT JOIN payment_methods p ON p.id = w.payment_method
+           WHERE w.user_id = $1
+           FOR UPDATE OF w"#,
         user_id
     )
     .fetch_optional(conn)

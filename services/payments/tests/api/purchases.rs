@@ -76,7 +76,16 @@ async fn a_card_purchase_charges_the_default_card_and_leaves_the_wallet_alone() 
     assert_eq!(transaction.paid_from_wallet, 0);
     // By card: the card total, with the processing fee.
     assert_eq!(transaction.charged_to_card, transaction.amount_paid);
-    assert!(transaction.transaction_number.starts_with("EVD-"));
+    // EVD-<year>-<at least six digits>.
+    let number = transaction.transaction_number.clone();
+    let year = chrono::Utc::now().format("%Y").to_string();
+    let digits = number
+        .strip_prefix(&format!("EVD-{year}-"))
+        .unwrap_or_else(|| panic!("{number}"));
+    assert!(
+        digits.len() >= 6 && digits.bytes().all(|b| b.is_ascii_digit()),
+        "{number}"
+    );
     // Only the first card's $0.50 authorisation is in the wallet.
     assert_eq!(paid.stored_account.expect("account").balance, 50);
     app.stop().await;
