@@ -385,7 +385,7 @@ EXTRA_ROUTES = [
 # a charge take 100 ms of CPU (benchmarks saw the stand-in outspend the services it stands in for).
 # Writes are coalesced instead: the first change schedules one write DUMP_DELAY later, and the
 # server's cleanup writes what is still pending when it stops (SIGTERM, SIGINT).
-DUMP_DELAY = 0.5
+DUMP_DELAY = 2.0
 _pending_dump: asyncio.TimerHandle | None = None
 
 
