@@ -435,6 +435,57 @@ def flush_state() -> None:
     """Writes a pending change of the store now; replaced by `_use_state_file`."""
 
 
+def _index_store_by_type() -> None:
+    """localstripe lists a type by scanning every stored object, and a charge's answer lists its
+    refunds twice: on a store of 7,000 objects a card charge cost 50 ms. An index of the objects by
+    type, kept by the store's writes (in the store's own order), makes a list cost what it lists."""
+    by_type: dict[str, dict[str, Any]] = {}
+
+    def kind(key: str) -> str | None:
+        # Objects are stored as "<object>:<id>"; the few keys without a colon are never listed.
+        return key.split(":", 1)[0] if ":" in key else None
+
+    def rebuild(store: Store) -> None:
+        by_type.clear()
+        for key, value in dict.items(store):
+            if (k := kind(key)) is not None:
+                by_type.setdefault(k, {})[key] = value
+
+    set_item, del_item, clear, update = Store.__setitem__, Store.__delitem__, Store.clear, Store.update
+
+    def __setitem__(self: Store, key: str, value: Any) -> None:
+        set_item(self, key, value)
+        if (k := kind(key)) is not None:
+            by_type.setdefault(k, {})[key] = value
+
+    def __delitem__(self: Store, key: str) -> None:
+        del_item(self, key)
+        if (k := kind(key)) is not None:
+            by_type.get(k, {}).pop(key, None)
+
+    def _clear(self: Store) -> None:
+        clear(self)
+        rebuild(self)
+
+    def _update(self: Store, *args: Any, **kwargs: Any) -> None:
+        update(self, *args, **kwargs)
+        rebuild(self)
+
+    def _api_list_all(cls, url, limit=None, starting_after=None, **kwargs):
+        if kwargs:
+            raise UserError(400, "Unexpected " + ", ".join(kwargs.keys()))
+        listing = resources.List(url, limit=limit, starting_after=starting_after)
+        listing._list = list(by_type.get(cls.object, {}).values())
+        return listing
+
+    Store.__setitem__ = __setitem__  # type: ignore[method-assign]
+    Store.__delitem__ = __delitem__  # type: ignore[method-assign]
+    Store.clear = _clear  # type: ignore[method-assign]
+    Store.update = _update  # type: ignore[method-assign]
+    resources.StripeObject._api_list_all = classmethod(_api_list_all)  # type: ignore[method-assign]
+    rebuild(resources.store)
+
+
 def _complete_events() -> None:
     """Webhook payloads are built from Event._export, outside any HTTP answer."""
     original = Event._export
@@ -475,6 +526,7 @@ def main(argv: list[str] | None = None) -> int:
 
     logging.basicConfig(level=logging.INFO, stream=sys.stdout, format="%(asctime)s %(name)s %(message)s")
     _use_state_file(args.state_file.resolve())
+    _index_store_by_type()
     if not args.from_scratch:
         resources.store.try_load_from_disk()
     app = build_app()
