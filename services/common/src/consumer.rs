@@ -45,6 +45,43 @@ pub trait Handler<E: Event>: Send + Sync + 'static {
     ) -> anyhow::Result<()>;
 }
 
+#[doc(hidden)]
+pub use async_trait::async_trait as __async_trait;
+
+/// Implements [`Handler`] for a handler type from the body alone: the trait's signature is the
+/// same for every handler, so it is written here once. The closure's parameters name the
+/// connection and the event, and, when three are given, the handler itself (`self`); the body is
+/// the handler's, returning `anyhow::Result<()>`.
+///
+/// ```ignore
+/// pub struct OpenOnSignUp;
+///
+/// handler!(OpenOnSignUp, AccountCreated, |conn, event| {
+///     usage::open(conn, Uuid::parse_str(&event.user_id)?).await?;
+///     Ok(())
+/// });
+/// ```
+#[macro_export]
+macro_rules! handler {
+    ($handler:ident, $event:ident, |$this:ident, $conn:ident, $ev:ident| $body:block) => {
+        #[$crate::consumer::__async_trait]
+        impl $crate::consumer::Handler<$event> for $handler {
+            async fn handle(
+                &self,
+                $conn: &mut ::sqlx::PgConnection,
+                $ev: $event,
+                _meta: &$crate::consumer::EventMeta,
+            ) -> ::anyhow::Result<()> {
+                let $this = self;
+                $body
+            }
+        }
+    };
+    ($handler:ident, $event:ident, |$conn:ident, $ev:ident| $body:block) => {
+        $crate::handler!($handler, $event, |_handler, $conn, $ev| $body);
+    };
+}
+
 #[async_trait]
 trait Dispatch: Send + Sync {
     async fn dispatch(

@@ -6,12 +6,10 @@
 
 use std::sync::Arc;
 
-use async_trait::async_trait;
-use evidentia_common::consumer::{EventMeta, Handler};
+use evidentia_common::handler;
 use evidentia_proto::events::v1::{
     AccountCreated, AccountPurged, PromoCodeRedeemed, ReferralRecorded, StorageExtensionRefused,
 };
-use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
@@ -25,84 +23,60 @@ pub struct CreateCustomerOnSignUp {
     pub stripe: Arc<dyn Stripe>,
 }
 
-#[async_trait]
-impl Handler<AccountCreated> for CreateCustomerOnSignUp {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: AccountCreated,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
+handler!(
+    CreateCustomerOnSignUp,
+    AccountCreated,
+    |handler, conn, event| {
         let user_id = Uuid::parse_str(&event.user_id)?;
         let name = format!("{} {}", event.first_name, event.last_name);
-        customers::ensure(conn, self.stripe.as_ref(), user_id, &event.email, &name).await?;
+        customers::ensure(conn, handler.stripe.as_ref(), user_id, &event.email, &name).await?;
         Ok(())
     }
-}
+);
 
 /// A promo code a user applied (referrals) credits the wallet, once per redemption.
 pub struct CreditPromoCode;
 
-#[async_trait]
-impl Handler<PromoCodeRedeemed> for CreditPromoCode {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: PromoCodeRedeemed,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
-        let user_id = Uuid::parse_str(&event.user_id)?;
-        if event.amount <= 0 {
-            anyhow::bail!(
-                "a promo redemption without an amount: {}",
-                event.redemption_id
-            );
-        }
-        let credited = wallet::credit_promo(
-            conn,
-            user_id,
-            &event.redemption_id,
-            &event.code,
-            event.amount,
-        )
-        .await?;
-        tracing::info!(user.id = %user_id, amount = event.amount, credited, "promo code credited");
-        Ok(())
+handler!(CreditPromoCode, PromoCodeRedeemed, |conn, event| {
+    let user_id = Uuid::parse_str(&event.user_id)?;
+    if event.amount <= 0 {
+        anyhow::bail!(
+            "a promo redemption without an amount: {}",
+            event.redemption_id
+        );
     }
-}
+    let credited = wallet::credit_promo(
+        conn,
+        user_id,
+        &event.redemption_id,
+        &event.code,
+        event.amount,
+    )
+    .await?;
+    tracing::info!(user.id = %user_id, amount = event.amount, credited, "promo code credited");
+    Ok(())
+});
 
 /// A friend signed up with an inviter's code: their reward waits for their first payment.
 pub struct RecordReferral {
     pub pricing: Pricing,
 }
 
-#[async_trait]
-impl Handler<ReferralRecorded> for RecordReferral {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: ReferralRecorded,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
-        let referred = Uuid::parse_str(&event.referred_id)?;
-        let referrer = Uuid::parse_str(&event.referrer_id)?;
-        rewards::record(conn, &self.pricing, referred, referrer).await?;
-        Ok(())
-    }
-}
+handler!(RecordReferral, ReferralRecorded, |handler, conn, event| {
+    let referred = Uuid::parse_str(&event.referred_id)?;
+    let referrer = Uuid::parse_str(&event.referrer_id)?;
+    rewards::record(conn, &handler.pricing, referred, referrer).await?;
+    Ok(())
+});
 
 /// A paid storage extension evidence could not apply (the folder went away after the price was
 /// taken) is refunded to the wallet in full, once per purchase.
 pub struct RefundRefusedExtension;
 
-#[async_trait]
-impl Handler<StorageExtensionRefused> for RefundRefusedExtension {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: StorageExtensionRefused,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
+handler!(
+    RefundRefusedExtension,
+    StorageExtensionRefused,
+    |conn, event| {
         let purchase = Uuid::parse_str(&event.purchase_id)?;
         let owner = Uuid::parse_str(&event.owner_id)?;
         match wallet::refund_purchase(conn, owner, purchase, &event.reason).await? {
@@ -115,7 +89,7 @@ impl Handler<StorageExtensionRefused> for RefundRefusedExtension {
         }
         Ok(())
     }
-}
+);
 
 /// A deleted account's grace period ended: its cards are detached at Stripe and everything
 /// payments keeps for the user (customer, cards, wallet and its ledger, intents, purchases,
@@ -127,17 +101,13 @@ pub struct PurgeOnAccountPurged {
     pub stripe: Arc<dyn Stripe>,
 }
 
-#[async_trait]
-impl Handler<AccountPurged> for PurgeOnAccountPurged {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: AccountPurged,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
+handler!(
+    PurgeOnAccountPurged,
+    AccountPurged,
+    |handler, conn, event| {
         let user_id = Uuid::parse_str(&event.user_id)?;
         for card in payment_methods::saved_ids(conn, user_id).await? {
-            if let Err(err) = self.stripe.detach_payment_method(&card).await {
+            if let Err(err) = handler.stripe.detach_payment_method(&card).await {
                 tracing::warn!(card = %card, error = ?err, "could not detach a purged user's card");
             }
         }
@@ -147,4 +117,4 @@ impl Handler<AccountPurged> for PurgeOnAccountPurged {
         tracing::info!(user.id = %user_id, "purged the user's payment data");
         Ok(())
     }
-}
+);

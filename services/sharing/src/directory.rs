@@ -2,8 +2,7 @@
 //! `AccountCreated`; a deleted account is marked (its shares are paused) until it is recovered,
 //! and forgotten when it is purged.
 
-use async_trait::async_trait;
-use evidentia_common::consumer::{EventMeta, Handler};
+use evidentia_common::handler;
 use evidentia_proto::events::v1::{
     AccountCreated, AccountDeleted, AccountPurged, AccountRecovered,
 };
@@ -45,28 +44,20 @@ pub async fn find(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option
 /// `AccountCreated` adds the account to the directory.
 pub struct RecordOnSignUp;
 
-#[async_trait]
-impl Handler<AccountCreated> for RecordOnSignUp {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: AccountCreated,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
-        sqlx::query!(
-            "INSERT INTO account_directory (user_id, username, email, first_name, last_name)
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING",
-            Uuid::parse_str(&event.user_id)?,
-            event.username,
-            event.email,
-            event.first_name,
-            event.last_name
-        )
-        .execute(conn)
-        .await?;
-        Ok(())
-    }
-}
+handler!(RecordOnSignUp, AccountCreated, |conn, event| {
+    sqlx::query!(
+        "INSERT INTO account_directory (user_id, username, email, first_name, last_name)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING",
+        Uuid::parse_str(&event.user_id)?,
+        event.username,
+        event.email,
+        event.first_name,
+        event.last_name
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+});
 
 /// `AccountDeleted` pauses the account's shares; `AccountRecovered` resumes them; `AccountPurged`
 /// forgets the account.
@@ -84,44 +75,20 @@ async fn mark(conn: &mut PgConnection, user_id: &str, deleted: bool) -> anyhow::
     Ok(())
 }
 
-#[async_trait]
-impl Handler<AccountDeleted> for FollowDeletion {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: AccountDeleted,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
-        mark(conn, &event.user_id, true).await
-    }
-}
+handler!(FollowDeletion, AccountDeleted, |conn, event| {
+    mark(conn, &event.user_id, true).await
+});
 
-#[async_trait]
-impl Handler<AccountRecovered> for FollowDeletion {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: AccountRecovered,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
-        mark(conn, &event.user_id, false).await
-    }
-}
+handler!(FollowDeletion, AccountRecovered, |conn, event| {
+    mark(conn, &event.user_id, false).await
+});
 
-#[async_trait]
-impl Handler<AccountPurged> for FollowDeletion {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: AccountPurged,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
-        sqlx::query!(
-            "DELETE FROM account_directory WHERE user_id = $1",
-            Uuid::parse_str(&event.user_id)?
-        )
-        .execute(conn)
-        .await?;
-        Ok(())
-    }
-}
+handler!(FollowDeletion, AccountPurged, |conn, event| {
+    sqlx::query!(
+        "DELETE FROM account_directory WHERE user_id = $1",
+        Uuid::parse_str(&event.user_id)?
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+});

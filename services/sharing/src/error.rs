@@ -97,7 +97,7 @@ impl From<FieldError> for SharingError {
     }
 }
 
-evidentia_common::internal_errors!(SharingError: sqlx::Error, redis::RedisError);
+evidentia_common::internal_errors!(SharingError: sqlx::Error, redis::RedisError, chrono::OutOfRangeError);
 
 impl From<SharingError> for Status {
     fn from(err: SharingError) -> Self {

@@ -5,10 +5,8 @@
 
 use std::{sync::Arc, time::Duration};
 
-use async_trait::async_trait;
-use evidentia_common::consumer::{EventMeta, Handler};
+use evidentia_common::handler;
 use evidentia_proto::events::v1::ItemUploaded;
-use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
@@ -25,45 +23,37 @@ pub struct ThumbnailOnUpload {
 /// A presigned GET for ffmpeg lives this long (it reads only the start of the video).
 const POSTER_READ_TTL: Duration = Duration::from_secs(900);
 
-#[async_trait]
-impl Handler<ItemUploaded> for ThumbnailOnUpload {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: ItemUploaded,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
-        let made = match event.media_type.as_str() {
-            "image" if event.file_size <= MAX_IMAGE_BYTES => {
-                let bytes = self.store.read(&event.object_key).await?;
-                tokio::task::spawn_blocking(move || thumbnail(&bytes)).await??
-            }
-            "video" => {
-                let url = self
-                    .store
-                    .presign_get(&event.object_key, POSTER_READ_TTL)
-                    .await?;
-                self.posters.poster(&url).await?
-            }
-            _ => return Ok(()),
-        };
-        let Some(jpeg) = made else {
-            tracing::info!(item.id = %event.item_id, "not a decodable image or video; no thumbnail");
-            return Ok(());
-        };
-        let key = format!("{}.thumbnail.jpg", event.object_key);
-        self.store.put(&key, jpeg, "image/jpeg").await?;
-        let recorded = items::set_thumbnail(
-            conn,
-            Uuid::parse_str(&event.item_id)?,
-            &key,
-            &event.object_key,
-        )
-        .await?;
-        if !recorded {
-            // Deleted or retaken meanwhile: this thumbnail belongs to nothing.
-            self.store.delete(&key).await?;
+handler!(ThumbnailOnUpload, ItemUploaded, |handler, conn, event| {
+    let made = match event.media_type.as_str() {
+        "image" if event.file_size <= MAX_IMAGE_BYTES => {
+            let bytes = handler.store.read(&event.object_key).await?;
+            tokio::task::spawn_blocking(move || thumbnail(&bytes)).await??
         }
-        Ok(())
+        "video" => {
+            let url = handler
+                .store
+                .presign_get(&event.object_key, POSTER_READ_TTL)
+                .await?;
+            handler.posters.poster(&url).await?
+        }
+        _ => return Ok(()),
+    };
+    let Some(jpeg) = made else {
+        tracing::info!(item.id = %event.item_id, "not a decodable image or video; no thumbnail");
+        return Ok(());
+    };
+    let key = format!("{}.thumbnail.jpg", event.object_key);
+    handler.store.put(&key, jpeg, "image/jpeg").await?;
+    let recorded = items::set_thumbnail(
+        conn,
+        Uuid::parse_str(&event.item_id)?,
+        &key,
+        &event.object_key,
+    )
+    .await?;
+    if !recorded {
+        // Deleted or retaken meanwhile: this thumbnail belongs to nothing.
+        handler.store.delete(&key).await?;
     }
-}
+    Ok(())
+});

@@ -5,10 +5,8 @@
 
 use std::sync::Arc;
 
-use async_trait::async_trait;
-use evidentia_common::consumer::{EventMeta, Handler};
+use evidentia_common::handler;
 use evidentia_proto::events::v1::AccountPurged;
-use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
@@ -21,14 +19,10 @@ pub struct PurgeOnAccountPurged {
     pub store: Arc<MediaStore>,
 }
 
-#[async_trait]
-impl Handler<AccountPurged> for PurgeOnAccountPurged {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: AccountPurged,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
+handler!(
+    PurgeOnAccountPurged,
+    AccountPurged,
+    |handler, conn, event| {
         let owner = Uuid::parse_str(&event.user_id)?;
         let found = store::folders::ids_of_owner(conn, owner).await?;
         let mut objects = Vec::new();
@@ -36,8 +30,8 @@ impl Handler<AccountPurged> for PurgeOnAccountPurged {
             objects.extend(folders::remove(conn, owner, *id).await?);
         }
         usage::delete(conn, owner).await?;
-        self.store.remove_all(objects).await;
+        handler.store.remove_all(objects).await;
         tracing::info!(user.id = %owner, folders = found.len(), "purged the user's evidence");
         Ok(())
     }
-}
+);

@@ -4,9 +4,8 @@
 
 use chrono::{DateTime, SubsecRound, Utc};
 use evidentia_common::{
-    consumer::{EventMeta, Handler},
     errors::FieldError,
-    outbox,
+    handler, outbox,
     time::{datetime, timestamp},
 };
 use evidentia_proto::events::v1::{
@@ -83,47 +82,39 @@ pub struct ExtendOnPayment;
 pub const ALREADY_EXTENDED_MESSAGE: &str =
     "The folder's storage date had already been extended to this date or later.";
 
-#[async_trait::async_trait]
-impl Handler<StorageExtensionPaid> for ExtendOnPayment {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: StorageExtensionPaid,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
-        let owner = Uuid::parse_str(&event.owner_id)?;
-        let id = Uuid::parse_str(&event.folder_id)?;
-        let until = event
-            .storage_expires_at
-            .as_ref()
-            .and_then(datetime)
-            .ok_or_else(|| anyhow::anyhow!("StorageExtensionPaid without a date"))?
-            // Compared as it would be stored (microseconds): a date finer than that is the same
-            // date, not a later one.
-            .trunc_subsecs(6);
-        match folders::lock_dates(conn, owner, id).await? {
-            None => {
-                tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, "a paid extension for a folder that no longer exists");
-                refuse(conn, &event, "The folder no longer exists.").await
-            }
-            Some(dates) if dates.storage_expires_at >= until => {
-                tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, "a paid extension the folder had already reached");
-                refuse(conn, &event, ALREADY_EXTENDED_MESSAGE).await
-            }
-            Some(dates) => match move_locked(conn, owner, id, dates, until).await {
-                Ok(_) => {
-                    tracing::info!(folder.id = %id, purchase.id = %event.purchase_id, "storage date extended");
-                    Ok(())
-                }
-                Err(EvidenceError::WrongState(message)) => {
-                    tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, message, "a paid extension for a purged folder");
-                    refuse(conn, &event, message).await
-                }
-                Err(err) => Err(anyhow::anyhow!("{err}")),
-            },
+handler!(ExtendOnPayment, StorageExtensionPaid, |conn, event| {
+    let owner = Uuid::parse_str(&event.owner_id)?;
+    let id = Uuid::parse_str(&event.folder_id)?;
+    let until = event
+        .storage_expires_at
+        .as_ref()
+        .and_then(datetime)
+        .ok_or_else(|| anyhow::anyhow!("StorageExtensionPaid without a date"))?
+        // Compared as it would be stored (microseconds): a date finer than that is the same
+        // date, not a later one.
+        .trunc_subsecs(6);
+    match folders::lock_dates(conn, owner, id).await? {
+        None => {
+            tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, "a paid extension for a folder that no longer exists");
+            refuse(conn, &event, "The folder no longer exists.").await
         }
+        Some(dates) if dates.storage_expires_at >= until => {
+            tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, "a paid extension the folder had already reached");
+            refuse(conn, &event, ALREADY_EXTENDED_MESSAGE).await
+        }
+        Some(dates) => match move_locked(conn, owner, id, dates, until).await {
+            Ok(_) => {
+                tracing::info!(folder.id = %id, purchase.id = %event.purchase_id, "storage date extended");
+                Ok(())
+            }
+            Err(EvidenceError::WrongState(message)) => {
+                tracing::warn!(folder.id = %id, purchase.id = %event.purchase_id, message, "a paid extension for a purged folder");
+                refuse(conn, &event, message).await
+            }
+            Err(err) => Err(anyhow::anyhow!("{err}")),
+        },
     }
-}
+});
 
 async fn refuse(
     conn: &mut PgConnection,

@@ -1,9 +1,8 @@
 //! Per-user storage usage: every account has a row from sign-up on.
 
-use async_trait::async_trait;
-use evidentia_common::consumer::{EventMeta, Handler};
+use evidentia_common::handler;
 use evidentia_proto::events::v1::AccountCreated;
-use sqlx::{PgConnection, PgPool};
+use sqlx::PgPool;
 use uuid::Uuid;
 
 use crate::{domain::Usage, error::EvidenceError, store::usage};
@@ -17,15 +16,7 @@ pub async fn usage(pool: &PgPool, user_id: Uuid) -> Result<Usage, EvidenceError>
 /// `AccountCreated` opens the user's storage account.
 pub struct OpenOnSignUp;
 
-#[async_trait]
-impl Handler<AccountCreated> for OpenOnSignUp {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: AccountCreated,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
-        usage::open(conn, Uuid::parse_str(&event.user_id)?).await?;
-        Ok(())
-    }
-}
+handler!(OpenOnSignUp, AccountCreated, |conn, event| {
+    usage::open(conn, Uuid::parse_str(&event.user_id)?).await?;
+    Ok(())
+});

@@ -5,13 +5,8 @@
 
 use std::sync::Arc;
 
-use async_trait::async_trait;
-use evidentia_common::{
-    consumer::{EventMeta, Handler},
-    outbox,
-};
+use evidentia_common::{handler, outbox};
 use evidentia_proto::events::v1::{ItemRejected, ItemUploaded, ItemVerified};
-use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
@@ -48,96 +43,88 @@ pub fn mismatch(
     }
 }
 
-#[async_trait]
-impl Handler<ItemUploaded> for VerifyOnUpload {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: ItemUploaded,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
-        let id = Uuid::parse_str(&event.item_id)?;
-        let waiting =
-            |row: &items::Uploaded| row.status == "uploaded" && row.object_key == event.object_key;
-        let Some(row) = items::uploaded(conn, id).await?.filter(waiting) else {
-            return Ok(()); // deleted or retaken meanwhile, or already decided
-        };
-        // The object is read with the item unlocked (a large file takes a while to stream);
-        // the item is locked, and checked again, only for the verdict's write.
-        let digest = self.store.digest(&event.object_key).await?;
-        let mut verdict = mismatch(event.file_size, &event.sha256, digest.size, &digest.sha256);
-        // An anonymous contributor's file must be what it claims by its content too.
-        if verdict.is_none()
-            && row.contributor_id.is_some()
-            && let Some(media) = MediaType::from_db(&row.media_type)
-        {
-            let head = self
-                .store
-                .head(&event.object_key, sniff::HEAD_BYTES)
-                .await?;
-            if !sniff::is(media, &head) {
-                verdict = Some(NOT_THAT_MEDIUM.to_owned());
-            }
+handler!(VerifyOnUpload, ItemUploaded, |handler, conn, event| {
+    let id = Uuid::parse_str(&event.item_id)?;
+    let waiting =
+        |row: &items::Uploaded| row.status == "uploaded" && row.object_key == event.object_key;
+    let Some(row) = items::uploaded(conn, id).await?.filter(waiting) else {
+        return Ok(()); // deleted or retaken meanwhile, or already decided
+    };
+    // The object is read with the item unlocked (a large file takes a while to stream);
+    // the item is locked, and checked again, only for the verdict's write.
+    let digest = handler.store.digest(&event.object_key).await?;
+    let mut verdict = mismatch(event.file_size, &event.sha256, digest.size, &digest.sha256);
+    // An anonymous contributor's file must be what it claims by its content too.
+    if verdict.is_none()
+        && row.contributor_id.is_some()
+        && let Some(media) = MediaType::from_db(&row.media_type)
+    {
+        let head = handler
+            .store
+            .head(&event.object_key, sniff::HEAD_BYTES)
+            .await?;
+        if !sniff::is(media, &head) {
+            verdict = Some(NOT_THAT_MEDIUM.to_owned());
         }
-        let Some(row) = items::lock_uploaded(conn, id).await?.filter(waiting) else {
-            return Ok(()); // deleted or retaken while it was read
-        };
-        match verdict {
-            None => {
-                items::mark_verified(conn, id).await?;
-                let facts = items::receipt_facts(conn, id)
-                    .await?
-                    .ok_or_else(|| anyhow::anyhow!("the item just verified is not verified"))?;
-                items::set_receipt(conn, id, &self.receipts.sign(&facts)).await?;
-                // A verified retake replaces the previous file in the usage rather than adding one.
-                let (files, bytes) = match &row.previous_object_key {
-                    Some(_) => (0, event.file_size - row.previous_file_size.unwrap_or(0)),
-                    None => (1, event.file_size),
-                };
-                usage::add_verified(conn, Uuid::parse_str(&event.owner_id)?, files, bytes).await?;
-                // The replaced file and its thumbnail go now (deleting twice is harmless, so a
-                // redelivery after a failed commit does no harm).
-                for key in [&row.previous_object_key, &row.previous_thumbnail_key]
-                    .into_iter()
-                    .flatten()
-                {
-                    self.store.delete(key).await?;
-                }
-                outbox::enqueue(
-                    conn,
-                    &ItemVerified {
-                        item_id: event.item_id,
-                        folder_id: event.folder_id,
-                        owner_id: event.owner_id,
-                        file_size: event.file_size,
-                        contributor_id: row
-                            .contributor_id
-                            .map(|id| id.to_string())
-                            .unwrap_or_default(),
-                        contributor_email: row.contributor_email.clone().unwrap_or_default(),
-                    },
-                )
-                .await?;
-                tracing::info!(item.id = %id, "item verified");
-            }
-            Some(reason) => {
-                items::mark_rejected(conn, id, &reason).await?;
-                outbox::enqueue(
-                    conn,
-                    &ItemRejected {
-                        item_id: event.item_id,
-                        folder_id: event.folder_id,
-                        owner_id: event.owner_id,
-                        reason: reason.clone(),
-                    },
-                )
-                .await?;
-                tracing::warn!(item.id = %id, %reason, "item rejected");
-            }
-        }
-        Ok(())
     }
-}
+    let Some(row) = items::lock_uploaded(conn, id).await?.filter(waiting) else {
+        return Ok(()); // deleted or retaken while it was read
+    };
+    match verdict {
+        None => {
+            items::mark_verified(conn, id).await?;
+            let facts = items::receipt_facts(conn, id)
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("the item just verified is not verified"))?;
+            items::set_receipt(conn, id, &handler.receipts.sign(&facts)).await?;
+            // A verified retake replaces the previous file in the usage rather than adding one.
+            let (files, bytes) = match &row.previous_object_key {
+                Some(_) => (0, event.file_size - row.previous_file_size.unwrap_or(0)),
+                None => (1, event.file_size),
+            };
+            usage::add_verified(conn, Uuid::parse_str(&event.owner_id)?, files, bytes).await?;
+            // The replaced file and its thumbnail go now (deleting twice is harmless, so a
+            // redelivery after a failed commit does no harm).
+            for key in [&row.previous_object_key, &row.previous_thumbnail_key]
+                .into_iter()
+                .flatten()
+            {
+                handler.store.delete(key).await?;
+            }
+            outbox::enqueue(
+                conn,
+                &ItemVerified {
+                    item_id: event.item_id,
+                    folder_id: event.folder_id,
+                    owner_id: event.owner_id,
+                    file_size: event.file_size,
+                    contributor_id: row
+                        .contributor_id
+                        .map(|id| id.to_string())
+                        .unwrap_or_default(),
+                    contributor_email: row.contributor_email.clone().unwrap_or_default(),
+                },
+            )
+            .await?;
+            tracing::info!(item.id = %id, "item verified");
+        }
+        Some(reason) => {
+            items::mark_rejected(conn, id, &reason).await?;
+            outbox::enqueue(
+                conn,
+                &ItemRejected {
+                    item_id: event.item_id,
+                    folder_id: event.folder_id,
+                    owner_id: event.owner_id,
+                    reason: reason.clone(),
+                },
+            )
+            .await?;
+            tracing::warn!(item.id = %id, %reason, "item rejected");
+        }
+    }
+    Ok(())
+});
 
 #[cfg(test)]
 mod tests {

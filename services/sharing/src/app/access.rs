@@ -98,8 +98,7 @@ pub struct NewCode {
 impl NewCode {
     pub fn issue(settings: &Settings) -> Result<Self, SharingError> {
         let digits = access_code();
-        let ttl = chrono::Duration::from_std(settings.code_ttl)
-            .map_err(|e| SharingError::Internal(e.into()))?;
+        let ttl = chrono::Duration::from_std(settings.code_ttl)?;
         Ok(Self {
             id: Uuid::now_v7(),
             hash: hash_secret(&digits),
@@ -213,6 +212,15 @@ pub fn still_usable(
     }
 }
 
+/// A wrong code, its try counted: `message` while tries are left, then the code has expired.
+pub fn wrong_code(tries: i32, max_tries: i32, message: &str) -> SharingError {
+    if tries >= max_tries {
+        SharingError::CodeExpired
+    } else {
+        SharingError::invalid("confirmation_code", message)
+    }
+}
+
 #[tracing::instrument(skip_all, fields(code.id = %code_id))]
 pub async fn check_code(
     deps: &Deps<'_>,
@@ -237,19 +245,15 @@ pub async fn check_code(
     if hash_secret(&typed) != code.code_hash {
         let tries = access::count_try(&mut tx, code_id).await?;
         tx.commit().await?;
-        return Err(if tries >= deps.settings.code_tries {
-            SharingError::CodeExpired
-        } else {
-            SharingError::invalid(
-                "confirmation_code",
-                "The code is wrong. Check it and try again.",
-            )
-        });
+        return Err(wrong_code(
+            tries,
+            deps.settings.code_tries,
+            "The code is wrong. Check it and try again.",
+        ));
     }
     access::use_code(&mut tx, code_id).await?;
     let token = secret();
-    let ttl = chrono::Duration::from_std(deps.settings.access_token_ttl)
-        .map_err(|e| SharingError::Internal(e.into()))?;
+    let ttl = chrono::Duration::from_std(deps.settings.access_token_ttl)?;
     let expires_at = Utc::now() + ttl;
     access::insert_token(&mut tx, &hash_secret(&token), code.delivery_id, expires_at).await?;
     deliveries::advance(&mut tx, code.delivery_id, "code_checked").await?;

@@ -10,12 +10,8 @@
 
 use std::sync::Arc;
 
-use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use evidentia_common::{
-    consumer::{EventMeta, Handler},
-    contact::Email,
-};
+use evidentia_common::{contact::Email, handler};
 use evidentia_proto::events::v1::ItemVerified;
 use redis::aio::ConnectionManager;
 use sqlx::{PgConnection, PgPool};
@@ -23,7 +19,10 @@ use uuid::Uuid;
 
 use crate::{
     app::{
-        access::{NewCode, TOO_MANY_CODES, limit, limit_client_codes, six_digits, still_usable},
+        access::{
+            NewCode, TOO_MANY_CODES, limit, limit_client_codes, six_digits, still_usable,
+            wrong_code,
+        },
         custody::{self, Kind, Whose},
         links::Links,
     },
@@ -300,19 +299,15 @@ pub async fn check_code(
     if hash_secret(&typed) != code.code_hash {
         let tries = store::count_try(&mut tx, code_id).await?;
         tx.commit().await?;
-        return Err(if tries >= deps.settings.code_tries {
-            SharingError::CodeExpired
-        } else {
-            SharingError::invalid(
-                "confirmation_code",
-                "The code is incorrect. Check it and try again.",
-            )
-        });
+        return Err(wrong_code(
+            tries,
+            deps.settings.code_tries,
+            "The code is incorrect. Check it and try again.",
+        ));
     }
     store::use_code(&mut tx, code_id).await?;
     let token = secret();
-    let ttl = chrono::Duration::from_std(deps.settings.contributor_token_ttl)
-        .map_err(|e| SharingError::Internal(e.into()))?;
+    let ttl = chrono::Duration::from_std(deps.settings.contributor_token_ttl)?;
     let expires_at = (Utc::now() + ttl).min(link.expires_at);
     store::insert_contributor(
         &mut tx,
@@ -522,101 +517,93 @@ pub struct ReceiptOnVerified {
     pub messengers: Messengers,
 }
 
-#[async_trait]
-impl Handler<ItemVerified> for ReceiptOnVerified {
-    async fn handle(
-        &self,
-        conn: &mut PgConnection,
-        event: ItemVerified,
-        _meta: &EventMeta,
-    ) -> anyhow::Result<()> {
-        if event.contributor_id.is_empty() {
-            return Ok(());
-        }
-        let contributor = Uuid::parse_str(&event.contributor_id)?;
-        let owner = Uuid::parse_str(&event.owner_id)?;
-        let item_id = Uuid::parse_str(&event.item_id)?;
-        let folder_id = Uuid::parse_str(&event.folder_id)?;
-        let theirs = self
-            .folders
-            .list(contributor, folder_id, None)
-            .await
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let Some(item) = theirs.iter().find(|s| s.id == item_id) else {
-            return Ok(()); // deleted meanwhile
-        };
-        if !crate::store::custody::has_entries(conn, item.id).await? {
-            let place = if item.address.is_empty() {
-                String::new()
-            } else {
-                format!(" at {}", item.address)
-            };
-            custody::append(
-                conn,
-                owner,
-                item.id,
-                Whose::OWNER,
-                Kind::Captured,
-                item.captured_at.unwrap_or_else(Utc::now),
-                "device time",
-            )
-            .await?;
-            custody::append(
-                conn,
-                owner,
-                item.id,
-                Whose::OWNER,
-                Kind::Uploaded,
-                item.received_at.unwrap_or_else(Utc::now),
-                &format!(
-                    "received from an anonymous contributor, {}{place}",
-                    event.contributor_email
-                ),
-            )
-            .await?;
-            custody::append(
-                conn,
-                owner,
-                item.id,
-                Whose::OWNER,
-                Kind::Verified,
-                item.verified_at.unwrap_or_else(Utc::now),
-                &format!("SHA-256 {}", item.sha256),
-            )
-            .await?;
-        }
-        let folder = self
-            .folders
-            .folder(folder_id)
-            .await
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let lines: Vec<String> = theirs
-            .iter()
-            .filter(|s| s.status == "verified")
-            .map(|s| {
-                format!(
-                    "- {} ({} bytes), received {}, SHA-256 {}",
-                    s.name,
-                    s.file_size,
-                    s.received_at
-                        .map(|t| t.format("%b %-d, %Y %H:%M UTC").to_string())
-                        .unwrap_or_default(),
-                    s.sha256
-                )
-            })
-            .collect();
-        self.messengers
-            .send(
-                "email",
-                &event.contributor_email,
-                &format!("Receipt: your files for {}", folder.name),
-                &format!(
-                    "These files of yours arrived in \"{}\" and were checked against the fingerprints (SHA-256) your device computed:\n{}\nKeep this message: the fingerprints identify the exact files you sent.",
-                    folder.name,
-                    lines.join("\n")
-                ),
-            )
-            .await?;
-        Ok(())
+handler!(ReceiptOnVerified, ItemVerified, |handler, conn, event| {
+    if event.contributor_id.is_empty() {
+        return Ok(());
     }
-}
+    let contributor = Uuid::parse_str(&event.contributor_id)?;
+    let owner = Uuid::parse_str(&event.owner_id)?;
+    let item_id = Uuid::parse_str(&event.item_id)?;
+    let folder_id = Uuid::parse_str(&event.folder_id)?;
+    let theirs = handler
+        .folders
+        .list(contributor, folder_id, None)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let Some(item) = theirs.iter().find(|s| s.id == item_id) else {
+        return Ok(()); // deleted meanwhile
+    };
+    if !crate::store::custody::has_entries(conn, item.id).await? {
+        let place = if item.address.is_empty() {
+            String::new()
+        } else {
+            format!(" at {}", item.address)
+        };
+        custody::append(
+            conn,
+            owner,
+            item.id,
+            Whose::OWNER,
+            Kind::Captured,
+            item.captured_at.unwrap_or_else(Utc::now),
+            "device time",
+        )
+        .await?;
+        custody::append(
+            conn,
+            owner,
+            item.id,
+            Whose::OWNER,
+            Kind::Uploaded,
+            item.received_at.unwrap_or_else(Utc::now),
+            &format!(
+                "received from an anonymous contributor, {}{place}",
+                event.contributor_email
+            ),
+        )
+        .await?;
+        custody::append(
+            conn,
+            owner,
+            item.id,
+            Whose::OWNER,
+            Kind::Verified,
+            item.verified_at.unwrap_or_else(Utc::now),
+            &format!("SHA-256 {}", item.sha256),
+        )
+        .await?;
+    }
+    let folder = handler
+        .folders
+        .folder(folder_id)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let lines: Vec<String> = theirs
+        .iter()
+        .filter(|s| s.status == "verified")
+        .map(|s| {
+            format!(
+                "- {} ({} bytes), received {}, SHA-256 {}",
+                s.name,
+                s.file_size,
+                s.received_at
+                    .map(|t| t.format("%b %-d, %Y %H:%M UTC").to_string())
+                    .unwrap_or_default(),
+                s.sha256
+            )
+        })
+        .collect();
+    handler.messengers
+        .send(
+            "email",
+            &event.contributor_email,
+            &format!("Receipt: your files for {}", folder.name),
+            &format!(
+                "These files of yours arrived in \"{}\" and were checked against the fingerprints (SHA-256) your device computed:\n{}\nKeep this message: the fingerprints identify the exact files you sent.",
+                folder.name,
+                lines.join("\n")
+            ),
+        )
+        .await?;
+    Ok(())
+});

@@ -216,9 +216,8 @@ async fn schedule(
         .ok_or(SharingError::NotFound)?;
     let executors = futuregrams::executors(&mut tx, share_id).await?;
     if let Some(release_at) = row.release_at {
-        let remind_at = release_at
-            - chrono::Duration::from_std(deps.settings.futuregram_veto_window)
-                .map_err(|e| SharingError::Internal(e.into()))?;
+        let remind_at =
+            release_at - chrono::Duration::from_std(deps.settings.futuregram_veto_window)?;
         let due = if executors.is_empty() {
             release_at
         } else {
@@ -688,8 +687,7 @@ pub async fn respond(
                 // Read after this executor's request was recorded: it is counted.
                 let all = futuregrams::executors(&mut tx, row.share_id).await?;
                 if quorum_reached(&all, deps.settings.futuregram_quorum) {
-                    let wait = chrono::Duration::from_std(deps.settings.futuregram_wait)
-                        .map_err(|e| SharingError::Internal(e.into()))?;
+                    let wait = chrono::Duration::from_std(deps.settings.futuregram_wait)?;
                     let due = now + wait;
                     futuregrams::set_schedule(&mut tx, row.share_id, "waiting", Some(due)).await?;
                     notice = Some((
@@ -826,8 +824,7 @@ pub async fn refresh(
         .await?;
     }
     let fresh = secret();
-    let ttl = chrono::Duration::from_std(deps.settings.futuregram_view_ttl)
-        .map_err(|e| SharingError::Internal(e.into()))?;
+    let ttl = chrono::Duration::from_std(deps.settings.futuregram_view_ttl)?;
     let mut tx = deps.pool.begin().await?;
     futuregrams::insert_view(&mut tx, &hash_secret(&fresh), delivery_id, now + ttl).await?;
     let d = &opened.delivery;
