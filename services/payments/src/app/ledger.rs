@@ -43,19 +43,14 @@ pub async fn post_locked(
 }
 
 /// Locks the user's wallet row (made when missing) for the rest of the transaction; its balance.
-/// The row is looked for first: making it ("insert unless there") would wait for whichever
-/// transaction last wrote the row, on every call, although it is made only once.
 pub async fn lock(conn: &mut PgConnection, user_id: Uuid) -> Result<i64, PaymentsError> {
-    if let Some(balance) = wallets::lock_balance(conn, user_id).await? {
-        return Ok(balance);
-    }
-    wallets::ensure(conn, user_id).await?;
-    wallets::lock_balance(conn, user_id)
-        .await?
-        .ok_or_else(|| anyhow::anyhow!("the wallet row just made is missing").into())
+    Ok(lock_account(conn, user_id).await?.balance)
 }
 
-/// `lock`, reading the whole stored account under the lock (a purchase answers with it).
+/// Locks the user's wallet row (made when missing) for the rest of the transaction, reading the
+/// whole stored account under the lock (a purchase answers with it). The row is looked for first:
+/// making it ("insert unless there") would wait for whichever transaction last wrote the row, on
+/// every call, although it is made only once.
 pub async fn lock_account(
     conn: &mut PgConnection,
     user_id: Uuid,

@@ -17,17 +17,6 @@ pub async fn ensure(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<()> 
     Ok(())
 }
 
-/// The balance, with the row locked for the rest of the transaction; none without a wallet row.
-#[tracing::instrument(skip_all)]
-pub async fn lock_balance(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option<i64>> {
-    sqlx::query_scalar!(
-        "SELECT balance_cents FROM wallets WHERE user_id = $1 FOR UPDATE",
-        user_id
-    )
-    .fetch_optional(conn)
-    .await
-}
-
 /// What a purchase from the wallet reads before it pays, with the user's Stripe customer: no row
 /// lock is taken. The wallet's columns are none without a wallet row.
 #[derive(Debug, Clone)]
