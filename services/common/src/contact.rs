@@ -119,3 +119,59 @@ impl PhoneNumber {
         format!("{}{}", self.country_code, self.national_number)
     }
 }
+
+/// Where a message to someone goes: an e-mail address, or a phone number by SMS (a share's
+/// recipient, a friend's invitation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Contact {
+    Email(Email),
+    Phone(PhoneNumber),
+}
+
+impl Contact {
+    /// `email` or `sms`.
+    pub fn channel(&self) -> &'static str {
+        match self {
+            Self::Email(_) => "email",
+            Self::Phone(_) => "sms",
+        }
+    }
+
+    /// The address as messages go to it and as it is stored and compared: a lower-case e-mail
+    /// address, or the number in E.164.
+    pub fn address(&self) -> String {
+        match self {
+            Self::Email(email) => email.as_str().to_owned(),
+            Self::Phone(phone) => phone.e164(),
+        }
+    }
+
+    /// The field a refusal of this address is reported on.
+    pub fn field(&self) -> &'static str {
+        match self {
+            Self::Email(_) => "email",
+            Self::Phone(_) => "phone_number",
+        }
+    }
+
+    /// The address as a person reads it: the e-mail address, or the country code and the number.
+    pub fn sent_to(&self) -> String {
+        match self {
+            Self::Email(email) => email.as_str().to_owned(),
+            Self::Phone(phone) => format!("{} {}", phone.country_code, phone.national_number),
+        }
+    }
+
+    /// A stored address as someone holding only a link may see it: `channel`, `address` and
+    /// `sent_to` as [`Contact::channel`], [`Contact::address`] and [`Contact::sent_to`] wrote them.
+    pub fn masked(channel: &str, address: &str, sent_to: &str) -> String {
+        match channel {
+            "email" => crate::text::mask_email(address),
+            "sms" => match sent_to.split_once(' ') {
+                Some((code, number)) => crate::text::mask_phone(code, number),
+                None => crate::text::mask_phone("", sent_to),
+            },
+            _ => sent_to.to_owned(),
+        }
+    }
+}

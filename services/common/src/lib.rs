@@ -15,6 +15,7 @@ pub mod mailer;
 pub mod outbox;
 pub mod profile_cache;
 pub mod ratelimit;
+pub mod role;
 pub mod s3;
 pub mod service;
 pub mod shutdown;

@@ -443,29 +443,7 @@ fn media(stored: &[String]) -> Vec<MediaType> {
         .collect()
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    Owner,
-    Admin,
-    Member,
-}
-
-impl Role {
-    /// A role as accounts names it; anything but an owner or an admin is a member.
-    pub fn parse(value: &str) -> Self {
-        match value {
-            "owner" => Self::Owner,
-            "admin" => Self::Admin,
-            _ => Self::Member,
-        }
-    }
-
-    /// Owners and admins shape the organization's work: templates, and renaming or deleting
-    /// what is in its folders (the role matrix in docs/decisions.md).
-    pub fn manages(self) -> bool {
-        matches!(self, Self::Owner | Self::Admin)
-    }
-}
+pub use evidentia_common::role::Role;
 
 /// The caller's organization, as accounts knows it now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

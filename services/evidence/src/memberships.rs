@@ -40,7 +40,7 @@ impl Memberships for AccountsMemberships {
                 Ok(Some(Membership {
                     organization_id: id(&found.id)?,
                     owner_id: id(&found.owner_id)?,
-                    role: Role::parse(&found.role),
+                    role: Role::stored(&found.role),
                 }))
             }
             Err(status) if status.code() == Code::NotFound => Ok(None),

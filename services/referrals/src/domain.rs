@@ -31,59 +31,27 @@ pub struct ReferralCode {
 pub const INDIVIDUAL: &str = "individual";
 
 /// Who an invitation goes to: an e-mail address, or a phone number by SMS.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Invitee {
-    Email(Email),
-    Phone(PhoneNumber),
-}
+pub use evidentia_common::contact::Contact as Invitee;
 
-impl Invitee {
-    /// The friend's address from the fields given: exactly one of an e-mail address and a phone
-    /// number (an empty phone number counts as not given).
-    pub fn parse(email: &str, phone: Option<(&str, &str)>) -> Result<Self, ReferralsError> {
-        let phone =
-            phone.filter(|(code, number)| !code.trim().is_empty() || !number.trim().is_empty());
-        match (email.trim().is_empty(), phone) {
-            (false, None) => Ok(Self::Email(Email::parse("email", email)?)),
-            (true, Some((code, number))) => Ok(Self::Phone(PhoneNumber::parse(
-                "phone_number",
-                code,
-                number,
-            )?)),
-            (true, None) => Err(ReferralsError::invalid(
-                "email",
-                "Enter your friend's e-mail address or phone number.",
-            )),
-            (false, Some(_)) => Err(ReferralsError::invalid(
-                "email",
-                "Send an invitation to an e-mail address or to a phone number, one at a time.",
-            )),
-        }
-    }
-
-    /// `email` or `sms`.
-    pub fn channel(&self) -> &'static str {
-        match self {
-            Self::Email(_) => "email",
-            Self::Phone(_) => "sms",
-        }
-    }
-
-    /// The address as stored and compared: a lower-case e-mail address, or the phone number in
-    /// E.164.
-    pub fn address(&self) -> String {
-        match self {
-            Self::Email(email) => email.as_str().to_owned(),
-            Self::Phone(phone) => phone.e164(),
-        }
-    }
-
-    /// The field a refusal of this address is reported on.
-    pub fn field(&self) -> &'static str {
-        match self {
-            Self::Email(_) => "email",
-            Self::Phone(_) => "phone_number",
-        }
+/// The friend's address from the fields given: exactly one of an e-mail address and a phone
+/// number (an empty phone number counts as not given).
+pub fn parse_invitee(email: &str, phone: Option<(&str, &str)>) -> Result<Invitee, ReferralsError> {
+    let phone = phone.filter(|(code, number)| !code.trim().is_empty() || !number.trim().is_empty());
+    match (email.trim().is_empty(), phone) {
+        (false, None) => Ok(Invitee::Email(Email::parse("email", email)?)),
+        (true, Some((code, number))) => Ok(Invitee::Phone(PhoneNumber::parse(
+            "phone_number",
+            code,
+            number,
+        )?)),
+        (true, None) => Err(ReferralsError::invalid(
+            "email",
+            "Enter your friend's e-mail address or phone number.",
+        )),
+        (false, Some(_)) => Err(ReferralsError::invalid(
+            "email",
+            "Send an invitation to an e-mail address or to a phone number, one at a time.",
+        )),
     }
 }
 
@@ -193,22 +161,22 @@ mod tests {
 
     #[test]
     fn an_invitation_goes_to_one_address() {
-        let email = Invitee::parse("Ann@Example.com", None).unwrap();
+        let email = parse_invitee("Ann@Example.com", None).unwrap();
         assert_eq!(
             (email.channel(), email.address()),
             ("email", "ann@example.com".to_owned())
         );
-        let phone = Invitee::parse("", Some(("+1", "5550100123"))).unwrap();
+        let phone = parse_invitee("", Some(("+1", "5550100123"))).unwrap();
         assert_eq!(
             (phone.channel(), phone.address()),
             ("sms", "+15550100123".to_owned())
         );
         assert_eq!(
-            Invitee::parse(" ", Some(("", ""))).unwrap_err().to_string(),
+            parse_invitee(" ", Some(("", ""))).unwrap_err().to_string(),
             "invalid fields"
         );
-        assert!(Invitee::parse("ann@example.com", Some(("+1", "5550100123"))).is_err());
-        assert!(Invitee::parse("not an address", None).is_err());
+        assert!(parse_invitee("ann@example.com", Some(("+1", "5550100123"))).is_err());
+        assert!(parse_invitee("not an address", None).is_err());
     }
 
     #[test]

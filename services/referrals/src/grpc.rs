@@ -18,7 +18,7 @@ use crate::{
         promo,
         referral_codes::{self, Info},
     },
-    domain::{INDIVIDUAL, Invitee, PromoCodeText, Sorting},
+    domain::{INDIVIDUAL, Invitee, PromoCodeText, Sorting, parse_invitee},
     error::ReferralsError,
     state::ReferralsState,
 };
@@ -72,17 +72,14 @@ impl From<Invitation> for pb::Invitation {
     }
 }
 
-impl TryFrom<&pb::CreateInvitationRequest> for Invitee {
-    type Error = ReferralsError;
-
-    fn try_from(req: &pb::CreateInvitationRequest) -> Result<Self, Self::Error> {
-        Invitee::parse(
-            &req.email,
-            req.phone_number
-                .as_ref()
-                .map(|p| (p.country_code.as_str(), p.national_number.as_str())),
-        )
-    }
+/// The invitation's addressee, from whichever of its e-mail address and phone number is given.
+fn invitee(req: &pb::CreateInvitationRequest) -> Result<Invitee, ReferralsError> {
+    parse_invitee(
+        &req.email,
+        req.phone_number
+            .as_ref()
+            .map(|p| (p.country_code.as_str(), p.national_number.as_str())),
+    )
 }
 
 /// An invitation's id; a malformed one names no invitation of the caller's.
@@ -160,7 +157,7 @@ impl ReferralsRpc for ReferralsApi {
         if !(kind.is_empty() || kind == INDIVIDUAL) {
             return Err(ReferralsError::invalid("type", "Unknown type of code.").into());
         }
-        let invitee = Invitee::try_from(&req)?;
+        let invitee = invitee(&req)?;
         let name = evidentia_common::contact::optional_name("name", &req.name)
             .map_err(ReferralsError::from)?;
         reply(invitations::create(&self.deps(), user_id, &invitee, &name).await?)

@@ -3,10 +3,7 @@
 
 use std::fmt;
 
-use evidentia_common::{
-    contact::{Email, PhoneNumber},
-    text::{mask_email, mask_phone},
-};
+use evidentia_common::contact::{Email, PhoneNumber};
 use rand::{Rng, distr::Alphanumeric};
 use sha2::{Digest, Sha256};
 
@@ -37,48 +34,7 @@ impl CopyType {
 pub const MAX_RECIPIENTS: usize = 20;
 
 /// Where a recipient's link and codes go (spec §5 rules, the same as on a profile).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Recipient {
-    Email(Email),
-    Phone(PhoneNumber),
-}
-
-impl Recipient {
-    pub fn channel(&self) -> &'static str {
-        match self {
-            Self::Email(_) => "email",
-            Self::Phone(_) => "sms",
-        }
-    }
-
-    /// Where messages go: the address, or the number in E.164.
-    pub fn address(&self) -> String {
-        match self {
-            Self::Email(email) => email.as_str().to_owned(),
-            Self::Phone(phone) => phone.e164(),
-        }
-    }
-
-    /// What the banner prints under 'Sent To'.
-    pub fn sent_to(&self) -> String {
-        match self {
-            Self::Email(email) => email.as_str().to_owned(),
-            Self::Phone(phone) => format!("{} {}", phone.country_code, phone.national_number),
-        }
-    }
-
-    /// The address as someone holding only the link may see it.
-    pub fn masked(channel: &str, address: &str, sent_to: &str) -> String {
-        match channel {
-            "email" => mask_email(address),
-            "sms" => match sent_to.split_once(' ') {
-                Some((code, number)) => mask_phone(code, number),
-                None => mask_phone("", sent_to),
-            },
-            _ => sent_to.to_owned(),
-        }
-    }
-}
+pub use evidentia_common::contact::Contact as Recipient;
 
 /// How many executors one futuregram may have.
 pub const MAX_EXECUTORS: usize = 10;
