@@ -1,9 +1,15 @@
 //! Test helpers (feature `testing`): a database and an exchange of the test's own on the real
-//! components that `./dev infra` starts, a service spawned in the test ([`Spawned`]), and polling
-//! with a deadline.
+//! components that `./dev infra` starts, a service spawned in the test ([`Spawned`]), a queue
+//! that observes the events published ([`Observer`]), and polling with a deadline.
 
 use std::{future::Future, time::Duration};
 
+use lapin::{
+    Channel,
+    message::Delivery,
+    options::{BasicGetOptions, QueueBindOptions, QueueDeclareOptions},
+    types::FieldTable,
+};
 use secrecy::{ExposeSecret, SecretString};
 use sqlx::{Connection, PgConnection};
 
@@ -910,4 +916,75 @@ impl LocalTsa {
         });
         Self { url, ca_pem, down }
     }
+}
+
+/// A server-named queue bound to the test exchange, gone when the test ends.
+pub struct Observer {
+    _connection: lapin::Connection,
+    pub channel: Channel,
+    pub queue: String,
+}
+
+impl Observer {
+    pub async fn bind(config: &AmqpConfig, routing_key: &str) -> Self {
+        let (connection, channel) = crate::amqp::open_channel(config, "test-observer")
+            .await
+            .unwrap_or_else(|e| panic!("connect to RabbitMQ: {e}"));
+        let queue = channel
+            .queue_declare(
+                "".into(),
+                QueueDeclareOptions {
+                    exclusive: true,
+                    auto_delete: true,
+                    ..QueueDeclareOptions::default()
+                },
+                FieldTable::default(),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("declare the observing queue: {e}"))
+            .name()
+            .as_str()
+            .to_owned();
+        channel
+            .queue_bind(
+                queue.as_str().into(),
+                config.exchange.as_str().into(),
+                routing_key.into(),
+                QueueBindOptions::default(),
+                FieldTable::default(),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("bind the observing queue: {e}"));
+        Self {
+            _connection: connection,
+            channel,
+            queue,
+        }
+    }
+
+    /// The next message of the observing queue, waiting for it.
+    pub async fn next(&self) -> Delivery {
+        next_from(&self.channel, &self.queue).await
+    }
+
+    /// The next message if one is waiting now.
+    pub async fn try_next(&self) -> Option<Delivery> {
+        get(&self.channel, &self.queue).await
+    }
+}
+
+async fn get(channel: &Channel, queue: &str) -> Option<Delivery> {
+    channel
+        .basic_get(queue.into(), BasicGetOptions { no_ack: true })
+        .await
+        .unwrap_or_else(|e| panic!("basic.get: {e}"))
+        .map(|message| message.delivery)
+}
+
+/// The next message of any queue, waiting for it.
+pub async fn next_from(channel: &Channel, queue: &str) -> Delivery {
+    eventually(&format!("a message in {queue}"), WAIT, || {
+        get(channel, queue)
+    })
+    .await
 }

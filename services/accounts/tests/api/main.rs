@@ -21,7 +21,7 @@ use std::{
 
 use accounts::{AccountsService, config::Config};
 use evidentia_common::{
-    amqp, auth,
+    auth,
     config::Configuration as _,
     grpc::Caller,
     service::test_config,
@@ -31,10 +31,6 @@ use evidentia_proto::{
     Event,
     accounts::v1::{self as pb, CodePurpose, accounts_service_client::AccountsServiceClient},
     events::v1::AccountCreated,
-};
-use lapin::{
-    options::{BasicGetOptions, QueueBindOptions, QueueDeclareOptions},
-    types::FieldTable,
 };
 use prost::Message;
 use tonic::{Code, Status, transport::Channel};
@@ -318,31 +314,8 @@ impl TestApp {
 #[tokio::test]
 async fn signing_up_with_a_mailed_code_creates_the_account_and_publishes_account_created() {
     let mut app = TestApp::spawn().await;
-    let (connection, channel) = amqp::open_channel(&app.config.service.amqp, "test-observer")
-        .await
-        .unwrap();
-    let queue = channel
-        .queue_declare(
-            "".into(),
-            QueueDeclareOptions {
-                exclusive: true,
-                auto_delete: true,
-                ..QueueDeclareOptions::default()
-            },
-            FieldTable::default(),
-        )
-        .await
-        .unwrap();
-    channel
-        .queue_bind(
-            queue.name().clone(),
-            app.config.service.amqp.exchange.as_str().into(),
-            AccountCreated::ROUTING_KEY.into(),
-            QueueBindOptions::default(),
-            FieldTable::default(),
-        )
-        .await
-        .unwrap();
+    let observer =
+        testing::Observer::bind(&app.config.service.amqp, AccountCreated::ROUTING_KEY).await;
     let person = Person::new();
 
     let expires = app.send_code(&person.email).await.unwrap();
@@ -371,14 +344,7 @@ async fn signing_up_with_a_mailed_code_creates_the_account_and_publishes_account
     assert_eq!(profile.account_type, "individual");
     assert_eq!(profile.communication_method, "email");
 
-    let delivery = testing::eventually("the AccountCreated event", WAIT, || async {
-        channel
-            .basic_get(queue.name().clone(), BasicGetOptions { no_ack: true })
-            .await
-            .unwrap()
-            .map(|m| m.delivery)
-    })
-    .await;
+    let delivery = observer.next().await;
     assert_eq!(
         delivery.properties.kind().as_ref().map(|t| t.to_string()),
         Some(AccountCreated::TYPE_NAME.to_owned())
@@ -390,7 +356,7 @@ async fn signing_up_with_a_mailed_code_creates_the_account_and_publishes_account
     assert_eq!(event.account_type, "individual");
     assert_eq!(event.phone_country_code, person.phone.country_code);
     assert_eq!(event.phone_national_number, person.phone.national_number);
-    drop(connection);
+    drop(observer);
     app.stop().await;
 }
 

@@ -4,9 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::support::{
-    WAIT, account_created, database, next_from, publish_routed, publish_until_routed,
-};
+use crate::support::{WAIT, account_created, database, publish_routed, publish_until_routed};
 use async_trait::async_trait;
 use evidentia_common::{
     amqp,
@@ -203,7 +201,7 @@ async fn a_failing_handler_is_retried_and_dead_lettered_after_max_attempts() {
     let id = Uuid::now_v7();
     app.publish(id, &payload).await;
 
-    let dead = next_from(&app.channel, &app.dlq()).await;
+    let dead = testing::next_from(&app.channel, &app.dlq()).await;
     let max_attempts = i64::from(app.config.max_attempts);
     assert_eq!(
         dead.properties.message_id().as_ref().map(|v| v.to_string()),
@@ -238,7 +236,7 @@ async fn on_quorum_queues_a_failing_handler_is_retried_and_dead_lettered_too() {
     let id = Uuid::now_v7();
     app.publish(id, &account_created("quorum").encode_to_vec())
         .await;
-    let dead = next_from(&app.channel, &app.dlq()).await;
+    let dead = testing::next_from(&app.channel, &app.dlq()).await;
     let max_attempts = i64::from(app.config.max_attempts);
     assert_eq!(amqp::attempt(&dead.properties), max_attempts);
     assert_eq!(
@@ -309,7 +307,7 @@ async fn an_undecodable_payload_is_dead_lettered_without_retries() {
     let id = Uuid::now_v7();
     app.publish(id, &garbage).await;
 
-    let dead = next_from(&app.channel, &app.dlq()).await;
+    let dead = testing::next_from(&app.channel, &app.dlq()).await;
     assert_eq!(
         dead.properties.message_id().as_ref().map(|v| v.to_string()),
         Some(id.to_string())
@@ -345,7 +343,7 @@ async fn an_event_without_a_message_id_is_dead_lettered() {
     )
     .await;
 
-    let dead = next_from(&app.channel, &app.dlq()).await;
+    let dead = testing::next_from(&app.channel, &app.dlq()).await;
     assert_eq!(dead.data, payload);
     assert!(app.recorder.calls().is_empty());
     app.stop().await;

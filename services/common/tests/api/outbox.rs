@@ -7,7 +7,7 @@ use std::sync::{
     atomic::{AtomicBool, AtomicUsize, Ordering},
 };
 
-use crate::support::{Observer, WAIT, account_created, database, outbox_rows};
+use crate::support::{WAIT, account_created, database, outbox_rows};
 use evidentia_common::{amqp, config::SecretString, outbox, testing};
 use evidentia_proto::{Event, events::v1::AccountCreated};
 use opentelemetry::trace::{TraceContextExt, TracerProvider as _};
@@ -33,7 +33,7 @@ async fn a_committed_event_is_published_with_its_id_type_and_trace_then_leaves_t
     let (_tracing, _provider) = trace_with_opentelemetry();
     let (_url, pool) = database().await;
     let config = testing::amqp_config();
-    let observer = Observer::bind(&config, AccountCreated::ROUTING_KEY).await;
+    let observer = testing::Observer::bind(&config, AccountCreated::ROUTING_KEY).await;
     let event = account_created("ann");
 
     let span = tracing::info_span!("sign-up");
@@ -100,7 +100,7 @@ async fn a_committed_event_is_published_with_its_id_type_and_trace_then_leaves_t
 async fn a_rolled_back_transaction_publishes_nothing() {
     let (_url, pool) = database().await;
     let config = testing::amqp_config();
-    let observer = Observer::bind(&config, AccountCreated::ROUTING_KEY).await;
+    let observer = testing::Observer::bind(&config, AccountCreated::ROUTING_KEY).await;
 
     let mut tx = pool.begin().await.unwrap();
     outbox::enqueue(&mut tx, &account_created("rolled-back"))
@@ -167,7 +167,7 @@ async fn unreachable_broker() -> (u16, Arc<AtomicUsize>) {
 async fn events_stay_in_the_outbox_while_the_broker_is_unreachable_and_are_published_later() {
     let (_url, pool) = database().await;
     let config = testing::amqp_config();
-    let observer = Observer::bind(&config, AccountCreated::ROUTING_KEY).await;
+    let observer = testing::Observer::bind(&config, AccountCreated::ROUTING_KEY).await;
     let mut ids = Vec::new();
     for name in ["first", "second", "third"] {
         let mut tx = pool.begin().await.unwrap();

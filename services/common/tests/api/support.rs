@@ -1,16 +1,11 @@
-//! Helpers shared by the outbox and consumer tests: a migrated database of the test's own, a
-//! queue that observes the test exchange, and raw publishing as another service would.
+//! Helpers shared by the outbox and consumer tests: a migrated database of the test's own and raw
+//! publishing as another service would (the observing queue is `testing::Observer`).
 
 use std::time::Duration;
 
 use evidentia_common::{amqp, config::AmqpConfig, db, testing};
 use evidentia_proto::events::v1::AccountCreated;
-use lapin::{
-    BasicProperties, Channel, Connection,
-    message::Delivery,
-    options::{BasicGetOptions, BasicPublishOptions, QueueBindOptions, QueueDeclareOptions},
-    types::FieldTable,
-};
+use lapin::{BasicProperties, Channel, options::BasicPublishOptions};
 use secrecy::SecretString;
 use sqlx::{PgPool, migrate::Migrator};
 use uuid::Uuid;
@@ -44,77 +39,6 @@ pub async fn outbox_rows(pool: &PgPool) -> i64 {
         .fetch_one(pool)
         .await
         .expect("count outbox rows")
-}
-
-/// A server-named queue bound to the test exchange, gone when the test ends.
-pub struct Observer {
-    _connection: Connection,
-    pub channel: Channel,
-    pub queue: String,
-}
-
-impl Observer {
-    pub async fn bind(config: &AmqpConfig, routing_key: &str) -> Self {
-        let (connection, channel) = amqp::open_channel(config, "test-observer")
-            .await
-            .expect("connect to RabbitMQ");
-        let queue = channel
-            .queue_declare(
-                "".into(),
-                QueueDeclareOptions {
-                    exclusive: true,
-                    auto_delete: true,
-                    ..QueueDeclareOptions::default()
-                },
-                FieldTable::default(),
-            )
-            .await
-            .expect("declare the observing queue")
-            .name()
-            .as_str()
-            .to_owned();
-        channel
-            .queue_bind(
-                queue.as_str().into(),
-                config.exchange.as_str().into(),
-                routing_key.into(),
-                QueueBindOptions::default(),
-                FieldTable::default(),
-            )
-            .await
-            .expect("bind the observing queue");
-        Self {
-            _connection: connection,
-            channel,
-            queue,
-        }
-    }
-
-    /// The next message of the observing queue, waiting for it.
-    pub async fn next(&self) -> Delivery {
-        next_from(&self.channel, &self.queue).await
-    }
-
-    /// The next message if one is waiting now.
-    pub async fn try_next(&self) -> Option<Delivery> {
-        get(&self.channel, &self.queue).await
-    }
-}
-
-async fn get(channel: &Channel, queue: &str) -> Option<Delivery> {
-    channel
-        .basic_get(queue.into(), BasicGetOptions { no_ack: true })
-        .await
-        .expect("basic.get")
-        .map(|message| message.delivery)
-}
-
-/// The next message of any queue, waiting for it.
-pub async fn next_from(channel: &Channel, queue: &str) -> Delivery {
-    testing::eventually(&format!("a message in {queue}"), WAIT, || {
-        get(channel, queue)
-    })
-    .await
 }
 
 /// Publishes `payload` to the exchange as the outbox relay would, retrying until a queue is

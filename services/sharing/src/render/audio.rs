@@ -120,21 +120,7 @@ mod tests {
         assert!((duration - 3.0).abs() < 0.3, "{duration}");
         assert_eq!(rendered.content_type, "video/mp4");
 
-        let frame = dir.path().join("frame.png");
-        let fonts = Fonts::load().unwrap();
-        let layout = layout(&banner, &fonts, WIDTH, HEIGHT).unwrap();
-        testing::run(
-            Command::new("ffmpeg")
-                .args(["-hide_banner", "-loglevel", "error", "-y", "-ss", "1", "-i"])
-                .arg(&copy)
-                .args(["-frames:v", "1", "-vf"])
-                .arg(format!(
-                    "crop=iw:{}:0:{}",
-                    layout.band_height, layout.band_top
-                ))
-                .arg(&frame),
-        );
-        let text = testing::ocr(&frame);
+        let text = testing::read_band(&copy, &banner, WIDTH, HEIGHT, dir.path());
         assert!(text.contains(testing::TRANSACTION), "OCR read {text:?}");
     }
 

@@ -171,6 +171,24 @@ pub(crate) mod testing {
             .collect()
     }
 
+    /// The banner read back from a video copy: the band of its frame at one second, for a
+    /// picture of `width` x `height`, enlarged twice (tesseract reads 16 px text poorly).
+    pub fn read_band(copy: &Path, banner: &Banner, width: u32, height: u32, dir: &Path) -> String {
+        let fonts = layout::Fonts::load().unwrap();
+        let layout = layout::layout(banner, &fonts, width, height).unwrap();
+        let frame = dir.join("frame.png");
+        run(Command::new("ffmpeg")
+            .args(["-hide_banner", "-loglevel", "error", "-y", "-ss", "1", "-i"])
+            .arg(copy)
+            .args(["-frames:v", "1", "-vf"])
+            .arg(format!(
+                "crop=iw:{}:0:{},scale=iw*2:-1",
+                layout.band_height, layout.band_top
+            ))
+            .arg(&frame));
+        ocr(&frame)
+    }
+
     pub fn run(command: &mut Command) {
         let out = command
             .output()

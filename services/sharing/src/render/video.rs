@@ -119,25 +119,6 @@ mod tests {
         video
     }
 
-    /// The band of the frame at one second, enlarged twice (tesseract reads 16 px text poorly).
-    fn read_frame_band(copy: &Path, banner: &Banner, dir: &Path) -> String {
-        let fonts = Fonts::load().unwrap();
-        let layout = layout(banner, &fonts, 640, 360).unwrap();
-        let frame = dir.join("frame.png");
-        testing::run(
-            Command::new("ffmpeg")
-                .args(["-hide_banner", "-loglevel", "error", "-y", "-ss", "1", "-i"])
-                .arg(copy)
-                .args(["-frames:v", "1", "-vf"])
-                .arg(format!(
-                    "crop=iw:{}:0:{},scale=iw*2:-1",
-                    layout.band_height, layout.band_top
-                ))
-                .arg(&frame),
-        );
-        testing::ocr(&frame)
-    }
-
     #[tokio::test]
     async fn a_video_copy_is_h264_of_the_same_size_and_length_with_the_banner_on_its_frames() {
         let dir = tempfile::tempdir().unwrap();
@@ -170,7 +151,7 @@ mod tests {
             .collect();
         assert_eq!(left.len(), 2, "{left:?}");
 
-        let text = read_frame_band(&copy, &banner, dir.path());
+        let text = testing::read_band(&copy, &banner, 640, 360, dir.path());
         assert!(text.contains(testing::TRANSACTION), "OCR read {text:?}");
         assert!(text.contains("AuthenticatedCopy"), "OCR read {text:?}");
     }
@@ -212,7 +193,7 @@ mod tests {
 
         assert!(stream_facts(&copy, "v:0").contains("codec_name=h264"));
         assert_eq!(stream_facts(&copy, "a"), "");
-        let text = read_frame_band(&copy, &banner, dir.path());
+        let text = testing::read_band(&copy, &banner, 640, 360, dir.path());
         assert!(text.contains("UnauthenticatedCopy"), "OCR read {text:?}");
     }
 
@@ -241,21 +222,7 @@ mod tests {
             video.contains("width=360") && video.contains("height=640"),
             "{video}"
         );
-        let fonts = Fonts::load().unwrap();
-        let layout = layout(&banner, &fonts, 360, 640).unwrap();
-        let frame = dir.path().join("frame.png");
-        testing::run(
-            Command::new("ffmpeg")
-                .args(["-hide_banner", "-loglevel", "error", "-y", "-ss", "1", "-i"])
-                .arg(&copy)
-                .args(["-frames:v", "1", "-vf"])
-                .arg(format!(
-                    "crop=iw:{}:0:{},scale=iw*2:-1",
-                    layout.band_height, layout.band_top
-                ))
-                .arg(&frame),
-        );
-        let text = testing::ocr(&frame);
+        let text = testing::read_band(&copy, &banner, 360, 640, dir.path());
         assert!(text.contains(testing::TRANSACTION), "OCR read {text:?}");
     }
 
