@@ -539,39 +539,20 @@ handler!(ReceiptOnVerified, ItemVerified, |handler, conn, event| {
         } else {
             format!(" at {}", item.address)
         };
-        custody::append(
-            conn,
-            owner,
-            item.id,
-            Whose::OWNER,
-            Kind::Captured,
-            item.captured_at.unwrap_or_else(Utc::now),
-            "device time",
-        )
-        .await?;
-        custody::append(
-            conn,
-            owner,
-            item.id,
-            Whose::OWNER,
-            Kind::Uploaded,
-            item.received_at.unwrap_or_else(Utc::now),
-            &format!(
-                "received from an anonymous contributor, {}{place}",
-                event.contributor_email
-            ),
-        )
-        .await?;
-        custody::append(
-            conn,
-            owner,
-            item.id,
-            Whose::OWNER,
-            Kind::Verified,
-            item.verified_at.unwrap_or_else(Utc::now),
-            &format!("SHA-256 {}", item.sha256),
-        )
-        .await?;
+        // The file's custody log starts with its capture, its receipt and its verification.
+        let received = format!(
+            "received from an anonymous contributor, {}{place}",
+            event.contributor_email
+        );
+        let verified = format!("SHA-256 {}", item.sha256);
+        for (kind, at, detail) in [
+            (Kind::Captured, item.captured_at, "device time".to_owned()),
+            (Kind::Uploaded, item.received_at, received),
+            (Kind::Verified, item.verified_at, verified),
+        ] {
+            let at = at.unwrap_or_else(Utc::now);
+            custody::append(conn, owner, item.id, Whose::OWNER, kind, at, &detail).await?;
+        }
     }
     let folder = handler
         .folders
