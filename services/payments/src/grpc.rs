@@ -25,7 +25,7 @@ use crate::{
         Transaction,
     },
     error::PaymentsError,
-    idempotency::Idempotent,
+    idempotency::{Answer, Idempotent},
     pricing::{Breakdown, Pricing},
     state::PaymentsState,
 };
@@ -554,22 +554,31 @@ impl PaymentsRpc for PaymentsApi {
                 let transaction =
                     pay::record(&mut tx, pricing, user_id, &order, &quote, &funded).await?;
                 let purchase = transaction.id;
-                // From the debit to the commit the wallet row is locked, and every purchase from
-                // the wallet waits for it: the debit reads the stored account it answers with.
-                let stored = match pay::debit(&mut tx, user_id, &order, &quote, &funded).await? {
-                    Some(debited) => debited,
-                    None => wallet::stored_account(&mut tx, user_id).await?,
-                };
+                let account = pay::account(&mut tx, user_id, &quote, &funded).await?;
                 let answer = pb::PayResponse {
                     transaction: Some(transaction.into()),
-                    stored_account: Some(stored.into()),
+                    stored_account: Some(account.into()),
+                };
+                // The debit stores the answer: from it to the commit the wallet row is locked,
+                // and every purchase from the wallet waits for it.
+                let debited = pay::debit(
+                    &mut tx,
+                    user_id,
+                    &order,
+                    &quote,
+                    &funded,
+                    &guard.entry(&answer),
+                )
+                .await?;
+                let answer = match debited {
+                    Some(balance) => answer.with_balance(balance),
+                    None => answer,
                 };
                 Ok::<_, PaymentsError>((purchase, answer))
             }
             .await;
             match attempt {
                 Ok(done) => {
-                    guard.finish(&mut tx, &done.1).await?;
                     tx.commit().await.map_err(PaymentsError::from)?;
                     break done;
                 }

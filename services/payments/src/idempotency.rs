@@ -8,7 +8,31 @@ use sha2::{Digest, Sha256};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::{error::PaymentsError, store::idempotency_keys};
+use crate::{
+    error::PaymentsError,
+    store::idempotency_keys::{self, NewKey},
+};
+use evidentia_proto::payments::v1 as pb;
+
+/// An answer stored under a key. A purchase from the wallet stores its answer in the statement of
+/// its debit, which alone knows the balance the debit leaves: the balance is kept in a column
+/// beside the answer, and `with_balance` puts it back into the answer read.
+pub trait Answer: Message + Default {
+    fn with_balance(self, _balance: i64) -> Self {
+        self
+    }
+}
+
+impl Answer for pb::PaymentIntent {}
+
+impl Answer for pb::PayResponse {
+    fn with_balance(mut self, balance: i64) -> Self {
+        if let Some(account) = self.stored_account.as_mut() {
+            account.balance = balance;
+        }
+        self
+    }
+}
 
 /// One money-moving request under its key.
 #[derive(Debug, Clone)]
@@ -46,7 +70,7 @@ impl Idempotent {
 
     /// Takes the key's lock for the rest of `conn`'s transaction and returns the stored answer of
     /// an earlier request with the same key, if any.
-    pub async fn begin<R: Message + Default>(
+    pub async fn begin<R: Answer>(
         &self,
         conn: &mut PgConnection,
     ) -> Result<Option<R>, PaymentsError> {
@@ -56,7 +80,7 @@ impl Idempotent {
 
     /// The stored answer of an earlier request with the same key, if any, read without the lock:
     /// a request that finds none must still `begin` (one with the key may be in flight).
-    pub async fn answered<R: Message + Default>(
+    pub async fn answered<R: Answer>(
         &self,
         conn: &mut PgConnection,
     ) -> Result<Option<R>, PaymentsError> {
@@ -65,11 +89,24 @@ impl Idempotent {
             Some(stored)
                 if stored.operation == self.operation && stored.request_hash == self.hash =>
             {
-                Ok(Some(
-                    R::decode(stored.response.as_slice()).map_err(anyhow::Error::from)?,
-                ))
+                let answer = R::decode(stored.response.as_slice()).map_err(anyhow::Error::from)?;
+                Ok(Some(match stored.balance_after {
+                    Some(balance) => answer.with_balance(balance),
+                    None => answer,
+                }))
             }
             Some(_) => Err(PaymentsError::KeyReused),
+        }
+    }
+
+    /// The key with `answer`, to store in the transaction of the write it answers.
+    pub fn entry(&self, answer: &impl Message) -> NewKey<'_> {
+        NewKey {
+            user_id: self.user_id,
+            key: &self.key,
+            operation: self.operation,
+            request_hash: &self.hash,
+            response: answer.encode_to_vec(),
         }
     }
 
@@ -79,15 +116,7 @@ impl Idempotent {
         conn: &mut PgConnection,
         answer: &impl Message,
     ) -> Result<(), PaymentsError> {
-        idempotency_keys::insert(
-            conn,
-            self.user_id,
-            &self.key,
-            self.operation,
-            &self.hash,
-            &answer.encode_to_vec(),
-        )
-        .await?;
+        idempotency_keys::insert(conn, &self.entry(answer)).await?;
         Ok(())
     }
 }

@@ -1,5 +1,6 @@
 //! The wallet ledger: every change of a balance is one entry, written in the same transaction as
-//! the balance it leaves, once per reference, never below zero.
+//! the balance it leaves, once per reference, never below zero. A purchase's debit keeps the same
+//! rules in a statement of its own (`wallets::debit_answering`), which also stores its answer.
 
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -19,20 +20,6 @@ pub async fn post(
     description: &str,
 ) -> Result<Option<i64>, PaymentsError> {
     let balance = lock(conn, user_id).await?;
-    post_locked(conn, user_id, balance, kind, amount, reference, description).await
-}
-
-/// `post` for a caller that already holds the wallet row's lock and read `balance` under it.
-#[allow(clippy::too_many_arguments)]
-pub async fn post_locked(
-    conn: &mut PgConnection,
-    user_id: Uuid,
-    balance: i64,
-    kind: EntryKind,
-    amount: i64,
-    reference: &str,
-    description: &str,
-) -> Result<Option<i64>, PaymentsError> {
     let after = balance
         .checked_add(amount)
         .ok_or_else(|| anyhow::anyhow!("a balance of {balance} cannot move by {amount}"))?;
@@ -43,23 +30,14 @@ pub async fn post_locked(
 }
 
 /// Locks the user's wallet row (made when missing) for the rest of the transaction; its balance.
+/// The row is looked for first: making it ("insert unless there") would wait for whichever
+/// transaction last wrote the row, on every call, although it is made only once.
 pub async fn lock(conn: &mut PgConnection, user_id: Uuid) -> Result<i64, PaymentsError> {
-    Ok(lock_account(conn, user_id).await?.balance)
-}
-
-/// Locks the user's wallet row (made when missing) for the rest of the transaction, reading the
-/// whole stored account under the lock (a purchase answers with it). The row is looked for first:
-/// making it ("insert unless there") would wait for whichever transaction last wrote the row, on
-/// every call, although it is made only once.
-pub async fn lock_account(
-    conn: &mut PgConnection,
-    user_id: Uuid,
-) -> Result<wallets::AccountRow, PaymentsError> {
-    if let Some(row) = wallets::lock_account(conn, user_id).await? {
-        return Ok(row);
+    if let Some(balance) = wallets::lock(conn, user_id).await? {
+        return Ok(balance);
     }
     wallets::ensure(conn, user_id).await?;
-    wallets::lock_account(conn, user_id)
+    wallets::lock(conn, user_id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("the wallet row just made is missing").into())
 }

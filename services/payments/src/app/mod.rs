@@ -2,8 +2,8 @@
 //! uses (`&dyn Stripe`, `&Pricing`), and speaks domain types, never protobuf. While Stripe answers,
 //! no row another request needs is locked: only the request's own idempotency key (its retries
 //! wait for it) and, while a Stripe customer is made, that user's customer row. The wallet row is
-//! locked only by the ledger write after Stripe answered, and the auto top-up is claimed, not
-//! locked.
+//! locked only by the ledger write after Stripe answered (a purchase's debit, from its statement
+//! to the commit), and the auto top-up is claimed, not locked.
 
 pub mod cards;
 pub mod charges;

@@ -20,11 +20,15 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
-    app::{charges, ledger, rewards, wallet},
-    domain::{EntryKind, Purpose, StoredAccount, Transaction},
+    app::{charges, rewards, wallet},
+    domain::{Purpose, StoredAccount, Transaction},
     error::PaymentsError,
     pricing::{Breakdown, Pricing, StorageSize},
-    store::{customers, declines, purchases, wallets},
+    store::{
+        customers, declines,
+        idempotency_keys::{self, NewKey},
+        purchases, wallets,
+    },
     stripe::{Stripe, StripeFailure},
 };
 
@@ -97,6 +101,8 @@ pub struct Quote {
     pub breakdown: Breakdown,
     pub description: String,
     pub funding: Funding,
+    /// From the wallet, the stored account as the plan read it.
+    pub account: Option<StoredAccount>,
 }
 
 #[derive(Debug, Clone)]
@@ -127,7 +133,7 @@ pub async fn quote(
         } => pricing.storage(StorageSize::measured(*used_bytes), *months)?,
         Item::Share { breakdown, .. } => *breakdown,
     };
-    let (customer, funding) = if order.from_wallet {
+    let (customer, funding, account) = if order.from_wallet {
         // The lock first: its own statement, so the funds read after it sees what the purchase
         // the lock waited for wrote.
         wallets::lock_purchases(conn, user_id, planning == Planning::Alone).await?;
@@ -135,24 +141,29 @@ pub async fn quote(
             .await?
             .ok_or(PaymentsError::NoCustomer)?;
         let customer = funds.customer.ok_or(PaymentsError::NoCustomer)?;
-        let balance = funds.balance.unwrap_or(0);
+        if funds.wallet.is_none() {
+            // Made once, here rather than at the debit, whose statement only updates the row.
+            wallets::ensure(conn, user_id).await?;
+        }
+        let account = funds.wallet.map(wallet::account_of).unwrap_or_default();
+        let balance = account.balance;
         let transfer = if balance < breakdown.wallet_total {
             if planning == Planning::Alongside {
                 return Err(PaymentsError::PlanAlone);
             }
-            let Some(card) = funds.payment_method else {
+            let Some(card) = account.payment_method_id.clone() else {
                 return Err(PaymentsError::Refused(
                     "Your CreditCard Wallet balance is too low. Top it up or pay by card.",
                 ));
             };
-            let auto_amount = funds.auto_amount.unwrap_or(0);
             // The balance is below the total here, and both are at least zero.
             let shortfall = breakdown.wallet_total - balance;
+            let auto_amount = account.auto_topping_up_amount;
             Some((card, shortfall.max(auto_amount.max(pricing.top_up_min))))
         } else {
             None
         };
-        (customer, Funding::Wallet { transfer })
+        (customer, Funding::Wallet { transfer }, Some(account))
     } else {
         let billing = customers::billing(conn, user_id)
             .await?
@@ -165,7 +176,7 @@ pub async fn quote(
                 "Add a card to pay with, or pay from your CreditCard Wallet.",
             ));
         };
-        (customer, Funding::Card { payment_method })
+        (customer, Funding::Card { payment_method }, None)
     };
     Ok(Quote {
         purchase_id: Uuid::now_v7(),
@@ -174,6 +185,7 @@ pub async fn quote(
         breakdown,
         description: order.item.description(),
         funding,
+        account,
     })
 }
 
@@ -293,12 +305,27 @@ pub async fn record(
     Ok(purchase)
 }
 
-/// Step 4, the last write before the caller commits: from the wallet, the debit, its balance
-/// checked again under the wallet row's lock, which is held from here to the commit only (so
-/// nothing else should come between this and the commit but storing the answer). Planned
-/// alongside others, a balance that no longer covers the debit is `PlanAlone` (nothing was
-/// charged: the caller rolls back and plans again). Answers the stored account the debit left,
-/// read under the lock; none for a purchase by card.
+/// The stored account the purchase answers with, its balance before the debit: as the quote read
+/// it, or read again when a card was charged since (a transfer from the wallet card credited the
+/// wallet, whose row that locked; a purchase by card read nothing).
+pub async fn account(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    quote: &Quote,
+    funded: &Funded,
+) -> Result<StoredAccount, PaymentsError> {
+    match &quote.account {
+        Some(account) if funded.card_intent.is_none() => Ok(account.clone()),
+        _ => wallet::stored_account(conn, user_id).await,
+    }
+}
+
+/// Step 4, the last write before the caller commits, with the request's stored answer: from the
+/// wallet, the debit, its ledger entry and the answer in one statement, the balance checked under
+/// the wallet row's lock, which is held from that statement to the commit only (so nothing
+/// should come between this and the commit). Planned alongside others, a balance that no longer
+/// covers the debit is `PlanAlone` (nothing was charged: the caller rolls back and plans again).
+/// Answers the balance the debit left; by card, the answer alone is stored, and none.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
 pub async fn debit(
     conn: &mut PgConnection,
@@ -306,32 +333,23 @@ pub async fn debit(
     order: &Order,
     quote: &Quote,
     funded: &Funded,
-) -> Result<Option<StoredAccount>, PaymentsError> {
+    answer: &NewKey<'_>,
+) -> Result<Option<i64>, PaymentsError> {
     if !order.from_wallet {
+        idempotency_keys::insert(conn, answer).await?;
         return Ok(None);
     }
-    let mut account = ledger::lock_account(conn, user_id).await?;
-    let debit = ledger::post_locked(
-        conn,
+    let debit = wallets::Debit {
         user_id,
-        account.balance,
-        EntryKind::Purchase,
-        -quote.breakdown.wallet_total,
-        &format!("purchase:{}", quote.purchase_id),
-        &quote.description,
-    )
-    .await;
-    match debit {
-        Err(PaymentsError::InsufficientBalance)
-            if quote.planning == Planning::Alongside && funded.card_intent.is_none() =>
-        {
+        amount: quote.breakdown.wallet_total,
+        reference: &format!("purchase:{}", quote.purchase_id),
+        description: &quote.description,
+    };
+    match wallets::debit_answering(conn, &debit, answer).await? {
+        Some(balance) => Ok(Some(balance)),
+        None if quote.planning == Planning::Alongside && funded.card_intent.is_none() => {
             Err(PaymentsError::PlanAlone)
         }
-        Err(other) => Err(other),
-        // The purchase's id is new, so its debit is never already posted: `Some` when it ran.
-        Ok(balance) => {
-            account.balance = balance.unwrap_or(account.balance);
-            Ok(Some(wallet::account_of(account)))
-        }
+        None => Err(PaymentsError::InsufficientBalance),
     }
 }

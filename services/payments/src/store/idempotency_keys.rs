@@ -20,6 +20,17 @@ pub struct Stored {
     pub operation: String,
     pub request_hash: String,
     pub response: Vec<u8>,
+    pub balance_after: Option<i64>,
+}
+
+/// A key with its request's hash and first answer, to store.
+#[derive(Debug)]
+pub struct NewKey<'a> {
+    pub user_id: Uuid,
+    pub key: &'a str,
+    pub operation: &'a str,
+    pub request_hash: &'a str,
+    pub response: Vec<u8>,
 }
 
 #[tracing::instrument(skip_all)]
@@ -30,7 +41,8 @@ pub async fn find(
 ) -> sqlx::Result<Option<Stored>> {
     sqlx::query_as!(
         Stored,
-        "SELECT operation, request_hash, response FROM idempotency_keys WHERE user_id = $1 AND key = $2",
+        "SELECT operation, request_hash, response, balance_after_cents AS balance_after
+         FROM idempotency_keys WHERE user_id = $1 AND key = $2",
         user_id,
         key
     )
@@ -39,21 +51,14 @@ pub async fn find(
 }
 
 #[tracing::instrument(skip_all)]
-pub async fn insert(
-    conn: &mut PgConnection,
-    user_id: Uuid,
-    key: &str,
-    operation: &str,
-    request_hash: &str,
-    response: &[u8],
-) -> sqlx::Result<()> {
+pub async fn insert(conn: &mut PgConnection, new: &NewKey<'_>) -> sqlx::Result<()> {
     sqlx::query!(
         "INSERT INTO idempotency_keys (user_id, key, operation, request_hash, response) VALUES ($1, $2, $3, $4, $5)",
-        user_id,
-        key,
-        operation,
-        request_hash,
-        response
+        new.user_id,
+        new.key,
+        new.operation,
+        new.request_hash,
+        &new.response
     )
     .execute(conn)
     .await?;

@@ -3,6 +3,7 @@
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::idempotency_keys::NewKey;
 use crate::domain::EntryKind;
 
 /// Makes sure the user's wallet row exists (it holds the balance even without a wallet card).
@@ -18,13 +19,11 @@ pub async fn ensure(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<()> 
 }
 
 /// What a purchase from the wallet reads before it pays, with the user's Stripe customer: no row
-/// lock is taken. The wallet's columns are none without a wallet row.
+/// lock is taken. The wallet is none without a wallet row.
 #[derive(Debug, Clone)]
 pub struct Funds {
     pub customer: Option<String>,
-    pub balance: Option<i64>,
-    pub payment_method: Option<String>,
-    pub auto_amount: Option<i64>,
+    pub wallet: Option<AccountRow>,
 }
 
 /// The user's wallet-purchase lock until the end of the transaction (an advisory lock: credits
@@ -56,17 +55,30 @@ pub async fn lock_purchases(
 /// The user's funds; none without a payments customer.
 #[tracing::instrument(skip_all)]
 pub async fn funds(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option<Funds>> {
-    sqlx::query_as!(
-        Funds,
+    let row = sqlx::query!(
         r#"SELECT c.stripe_customer_id AS customer, w.balance_cents AS "balance?",
-                  w.payment_method AS "payment_method?",
-                  w.auto_topping_up_amount_cents AS "auto_amount?"
+                  w.auto_topping_up_amount_cents AS "auto_amount?", w.payment_method AS "payment_method?",
+                  p.brand AS "brand?", p.last4 AS "last4?", w.top_up_error AS "top_up_error?",
+                  w.top_up_error_last4 AS "top_up_error_last4?"
            FROM customers c LEFT JOIN wallets w ON w.user_id = c.user_id
+                LEFT JOIN payment_methods p ON p.id = w.payment_method
            WHERE c.user_id = $1"#,
         user_id
     )
     .fetch_optional(conn)
-    .await
+    .await?;
+    Ok(row.map(|row| Funds {
+        customer: row.customer,
+        wallet: row.balance.map(|balance| AccountRow {
+            balance,
+            auto_amount: row.auto_amount.unwrap_or(0),
+            payment_method: row.payment_method,
+            brand: row.brand,
+            last4: row.last4,
+            top_up_error: row.top_up_error,
+            top_up_error_last4: row.top_up_error_last4,
+        }),
+    }))
 }
 
 /// One ledger entry leaving the balance at `balance_after`, and the balance set to it, in one
@@ -130,21 +142,59 @@ pub async fn account(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Opt
     .await
 }
 
-/// The same, with the wallet row locked for the rest of the transaction (what a debit reads).
+/// Locks the user's wallet row for the rest of the transaction; its balance, none without a row.
 #[tracing::instrument(skip_all)]
-pub async fn lock_account(
-    conn: &mut PgConnection,
-    user_id: Uuid,
-) -> sqlx::Result<Option<AccountRow>> {
-    sqlx::query_as!(
-        AccountRow,
-        r#"SELECT w.balance_cents AS balance, w.auto_topping_up_amount_cents AS auto_amount,
-                  w.payment_method, p.brand AS "brand?", p.last4 AS "last4?", w.top_up_error,
-                  w.top_up_error_last4
-           FROM wallets w LEFT JOIN payment_methods p ON p.id = w.payment_method
-           WHERE w.user_id = $1
-           FOR UPDATE OF w"#,
+pub async fn lock(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar!(
+        "SELECT balance_cents FROM wallets WHERE user_id = $1 FOR UPDATE",
         user_id
+    )
+    .fetch_optional(conn)
+    .await
+}
+
+/// A purchase's debit of the wallet.
+#[derive(Debug)]
+pub struct Debit<'a> {
+    pub user_id: Uuid,
+    pub amount: i64,
+    pub reference: &'a str,
+    pub description: &'a str,
+}
+
+/// The debit, its ledger entry and the request's stored answer in one statement, which locks the
+/// wallet row until the commit: purchases from one wallet wait for each other only from this
+/// statement to their commits. The answer's balance is the one this debit leaves, known only here,
+/// so it is stored in the key's own column (see `idempotency::Answer`). Answers that balance; none,
+/// and nothing written, when the balance does not cover the amount.
+#[tracing::instrument(skip_all)]
+pub async fn debit_answering(
+    conn: &mut PgConnection,
+    debit: &Debit<'_>,
+    answer: &NewKey<'_>,
+) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar!(
+        r#"WITH debit AS (
+               UPDATE wallets SET balance_cents = balance_cents - $3, updated_at = now()
+               WHERE user_id = $2 AND balance_cents >= $3
+               RETURNING balance_cents),
+           entry AS (
+               INSERT INTO wallet_entries (id, user_id, kind, amount_cents, balance_after_cents, reference, description)
+               SELECT $1, $2, $4, -$3, balance_cents, $5, $6 FROM debit),
+           answer AS (
+               INSERT INTO idempotency_keys (user_id, key, operation, request_hash, response, balance_after_cents)
+               SELECT $2, $7, $8, $9, $10, balance_cents FROM debit)
+           SELECT balance_cents AS "balance!" FROM debit"#,
+        Uuid::now_v7(),
+        debit.user_id,
+        debit.amount,
+        EntryKind::Purchase.as_str(),
+        debit.reference,
+        debit.description,
+        answer.key,
+        answer.operation,
+        answer.request_hash,
+        &answer.response
     )
     .fetch_optional(conn)
     .await

@@ -29,6 +29,10 @@ async fn retries_racing_with_one_key_make_one_purchase_and_one_answer() {
     for answer in &answers {
         assert_eq!(answer.as_ref().expect("paid"), &first);
     }
+    // Every answer, the retries' read back from the key, carries the balance the debit left.
+    let account = first.stored_account.clone().expect("account");
+    assert_eq!(account.balance, 2550 - 704);
+    assert!(account.active);
     let transaction = first.transaction.expect("transaction");
     // 3 months of a small folder: $5.97, a 20% service fee less the wallet's 10% saving on it.
     assert_eq!(transaction.paid_from_wallet, 597 + 119 - 12);
