@@ -160,6 +160,7 @@ async def purchase(connection, wallet, n):
     retry = await connection.post("payments/stored-account/pay/", wallet["token"], key, body)
     assert first[0] == 200 and retry[0] == 200, (first, retry)
     assert first[1]["transaction"]["id"] == retry[1]["transaction"]["id"], "a retry made a second purchase"
+    assert first[1] == retry[1], "a retry was answered otherwise than the request it repeats"
     return first[1]["transaction"]["id"]
 
 
