@@ -541,7 +541,8 @@ impl PaymentsRpc for PaymentsApi {
             return reply(answer);
         }
         // Planned beside the wallet's other purchases first; when the balance turns out short,
-        // rolled back (nothing was charged) and planned again alone (app/pay.rs).
+        // rolled back (nothing was charged) and planned again alone, again each time the balance
+        // it read is spent by the purchases beside it before its debit (app/pay.rs).
         let mut planning = pay::Planning::Alongside;
         let (purchase, answer) = loop {
             let mut tx = pool.begin().await.map_err(PaymentsError::from)?;
@@ -582,7 +583,7 @@ impl PaymentsRpc for PaymentsApi {
                     tx.commit().await.map_err(PaymentsError::from)?;
                     break done;
                 }
-                Err(PaymentsError::PlanAlone) if planning == pay::Planning::Alongside => {
+                Err(PaymentsError::PlanAlone) => {
                     tx.rollback().await.map_err(PaymentsError::from)?;
                     planning = pay::Planning::Alone;
                 }

@@ -9,9 +9,10 @@
 //!
 //! Purchases from one wallet that its balance covers run side by side ([`Planning::Alongside`]):
 //! the wallet row is locked only for the debit, the last write of the transaction. One that finds
-//! the balance short, before or at the debit, is planned again alone ([`Planning::Alone`]), and
-//! only such a purchase charges a card for the wallet: no other purchase can then spend the
-//! balance it counted on, so a card charge is never followed by a refused debit.
+//! the balance short, before or at the debit, is planned again alone among those that may charge
+//! the card ([`Planning::Alone`]), and only such a purchase charges a card for the wallet. Its
+//! charge covers its whole total, or else it also keeps every other purchase of the wallet out
+//! until it commits: either way a card charge is never followed by a refused debit.
 
 use chrono::{DateTime, Utc};
 use evidentia_common::{outbox, time};
@@ -88,7 +89,9 @@ pub enum Planning {
     /// Beside the others (the wallet-purchase lock shared): the balance must cover the price;
     /// when it does not, the step that finds it out answers `PlanAlone`.
     Alongside,
-    /// Alone (the lock exclusive): may charge the wallet card for a shortfall.
+    /// Alone among the purchases that may charge the wallet card (the wallet-charge lock): may
+    /// charge it for a shortfall. A balance that covered the price when read but no longer does
+    /// at the debit, with nothing charged, is `PlanAlone` again.
     Alone,
 }
 
@@ -114,11 +117,8 @@ pub enum Funding {
 }
 
 /// Step 1: the price and the plan to pay it, read without row locks. From the wallet, the user's
-/// wallet-purchase lock is taken first, for the rest of the caller's transaction: shared when
-/// `planning` is `Alongside`, and then a balance short of the price is `PlanAlone`; exclusive when
-/// `Alone`, so the purchases that may charge the card are planned one after the other, each seeing
-/// what the one before debited or charged, and one card charge covers a shortfall. `debit`
-/// checks the balance again under the wallet row's lock.
+/// wallet locks are taken first, for the rest of the caller's transaction ([`Planning`], and
+/// `wallet_plan` below). `debit` checks the balance again under the wallet row's lock.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
 pub async fn quote(
     conn: &mut PgConnection,
@@ -134,35 +134,8 @@ pub async fn quote(
         Item::Share { breakdown, .. } => *breakdown,
     };
     let (customer, funding, account) = if order.from_wallet {
-        // The lock first: its own statement, so the funds read after it sees what the purchase
-        // the lock waited for wrote.
-        wallets::lock_purchases(conn, user_id, planning == Planning::Alone).await?;
-        let funds = wallets::funds(conn, user_id)
-            .await?
-            .ok_or(PaymentsError::NoCustomer)?;
-        let customer = funds.customer.ok_or(PaymentsError::NoCustomer)?;
-        if funds.wallet.is_none() {
-            // Made once, here rather than at the debit, whose statement only updates the row.
-            wallets::ensure(conn, user_id).await?;
-        }
-        let account = funds.wallet.map(wallet::account_of).unwrap_or_default();
-        let balance = account.balance;
-        let transfer = if balance < breakdown.wallet_total {
-            if planning == Planning::Alongside {
-                return Err(PaymentsError::PlanAlone);
-            }
-            let Some(card) = account.payment_method_id.clone() else {
-                return Err(PaymentsError::Refused(
-                    "Your CreditCard Wallet balance is too low. Top it up or pay by card.",
-                ));
-            };
-            // The balance is below the total here, and both are at least zero.
-            let shortfall = breakdown.wallet_total - balance;
-            let auto_amount = account.auto_topping_up_amount;
-            Some((card, shortfall.max(auto_amount.max(pricing.top_up_min))))
-        } else {
-            None
-        };
+        let (customer, transfer, account) =
+            wallet_plan(conn, pricing, user_id, breakdown.wallet_total, planning).await?;
         (customer, Funding::Wallet { transfer }, Some(account))
     } else {
         let billing = customers::billing(conn, user_id)
@@ -187,6 +160,84 @@ pub async fn quote(
         funding,
         account,
     })
+}
+
+/// From the wallet: the customer, the transfer from the wallet card the balance needs, and the
+/// stored account read. Each lock is taken in its own statement before the read, so the read sees
+/// what the purchases the lock waited for wrote. `Alongside` holds the wallet-purchase lock shared.
+/// `Alone` holds the wallet-charge lock, which only purchases that may charge the card take: they
+/// are planned one after the other, each seeing what the one before charged, and one card charge
+/// covers a shortfall, while the purchases the balance covers go on beside them. A transfer that
+/// covers the whole total needs nothing more: whatever those purchases spend meanwhile, the
+/// credit and the debit leave the balance at zero or more. A smaller one counts on the balance
+/// read, so the purchase then takes the wallet-purchase lock exclusive (waiting for the purchases
+/// in flight and keeping new ones out until it commits) and plans again.
+async fn wallet_plan(
+    conn: &mut PgConnection,
+    pricing: &Pricing,
+    user_id: Uuid,
+    total: i64,
+    planning: Planning,
+) -> Result<(String, Option<(String, i64)>, StoredAccount), PaymentsError> {
+    match planning {
+        Planning::Alongside => wallets::lock_purchases(conn, user_id, false).await?,
+        Planning::Alone => wallets::lock_charges(conn, user_id).await?,
+    }
+    let (customer, account) = wallet_funds(conn, user_id).await?;
+    match transfer(pricing, &account, total, planning)? {
+        Some((_, amount)) if amount < total => {
+            wallets::lock_purchases(conn, user_id, true).await?;
+            let (customer, account) = wallet_funds(conn, user_id).await?;
+            let transfer = transfer(pricing, &account, total, planning)?;
+            Ok((customer, transfer, account))
+        }
+        transfer => Ok((customer, transfer, account)),
+    }
+}
+
+/// The user's Stripe customer and stored account, read without row locks (the wallet row is made
+/// when missing: once, here rather than at the debit, whose statement only updates the row).
+async fn wallet_funds(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+) -> Result<(String, StoredAccount), PaymentsError> {
+    let funds = wallets::funds(conn, user_id)
+        .await?
+        .ok_or(PaymentsError::NoCustomer)?;
+    let customer = funds.customer.ok_or(PaymentsError::NoCustomer)?;
+    if funds.wallet.is_none() {
+        wallets::ensure(conn, user_id).await?;
+    }
+    Ok((
+        customer,
+        funds.wallet.map(wallet::account_of).unwrap_or_default(),
+    ))
+}
+
+/// The transfer from the wallet card a balance short of `total` needs: the larger of the
+/// shortfall and the auto top-up amount (at least the smallest top-up). Planned alongside, a short
+/// balance is `PlanAlone`; without a wallet card, the purchase is refused.
+fn transfer(
+    pricing: &Pricing,
+    account: &StoredAccount,
+    total: i64,
+    planning: Planning,
+) -> Result<Option<(String, i64)>, PaymentsError> {
+    if account.balance >= total {
+        return Ok(None);
+    }
+    if planning == Planning::Alongside {
+        return Err(PaymentsError::PlanAlone);
+    }
+    let Some(card) = account.payment_method_id.clone() else {
+        return Err(PaymentsError::Refused(
+            "Your CreditCard Wallet balance is too low. Top it up or pay by card.",
+        ));
+    };
+    // The balance is below the total here, and both are at least zero.
+    let shortfall = total - account.balance;
+    let amount = shortfall.max(account.auto_topping_up_amount.max(pricing.top_up_min));
+    Ok(Some((card, amount)))
 }
 
 /// What the card paid toward a purchase.
@@ -323,7 +374,7 @@ pub async fn account(
 /// Step 4, the last write before the caller commits, with the request's stored answer: from the
 /// wallet, the debit, its ledger entry and the answer in one statement, the balance checked under
 /// the wallet row's lock, which is held from that statement to the commit only (so nothing
-/// should come between this and the commit). Planned alongside others, a balance that no longer
+/// should come between this and the commit). Without a card charge, a balance that no longer
 /// covers the debit is `PlanAlone` (nothing was charged: the caller rolls back and plans again).
 /// Answers the balance the debit left; by card, the answer alone is stored, and none.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
@@ -347,9 +398,7 @@ pub async fn debit(
     };
     match wallets::debit_answering(conn, &debit, answer).await? {
         Some(balance) => Ok(Some(balance)),
-        None if quote.planning == Planning::Alongside && funded.card_intent.is_none() => {
-            Err(PaymentsError::PlanAlone)
-        }
+        None if funded.card_intent.is_none() => Err(PaymentsError::PlanAlone),
         None => Err(PaymentsError::InsufficientBalance),
     }
 }

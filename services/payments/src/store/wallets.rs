@@ -28,8 +28,8 @@ pub struct Funds {
 
 /// The user's wallet-purchase lock until the end of the transaction (an advisory lock: credits
 /// and top-ups, which lock the wallet row only to write it, do not wait for it). Shared, purchases
-/// the balance covers run side by side; exclusive, one purchase that may charge the card for a
-/// shortfall plans and pays alone, and no other purchase debits the balance it counted on.
+/// the balance covers run side by side; exclusive, a purchase whose card charge for a shortfall
+/// counts on the balance it read pays alone, and no other purchase debits that balance.
 #[tracing::instrument(skip_all, fields(exclusive))]
 pub async fn lock_purchases(
     conn: &mut PgConnection,
@@ -49,6 +49,20 @@ pub async fn lock_purchases(
         .fetch_one(conn)
         .await?;
     }
+    Ok(())
+}
+
+/// The user's wallet-charge lock until the end of the transaction (an advisory lock, exclusive):
+/// the purchases that may charge the wallet card for a shortfall take it, so they are planned one
+/// after the other and one charge covers a shortfall. Purchases the balance covers do not take it.
+#[tracing::instrument(skip_all)]
+pub async fn lock_charges(conn: &mut PgConnection, user_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!(
+        "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
+        format!("wallet-charge:{user_id}")
+    )
+    .fetch_one(conn)
+    .await?;
     Ok(())
 }
 

@@ -160,10 +160,11 @@ async fn concurrent_purchases_from_one_wallet_are_planned_one_after_the_other() 
 }
 
 #[tokio::test]
-async fn purchases_the_balance_covers_run_beside_others_and_a_card_charge_waits_for_them() {
+async fn purchases_run_beside_others_unless_a_card_charge_counts_on_the_balance() {
     // The user's wallet-purchase lock held shared, as a purchase in flight holds it. Purchases the
-    // balance covers complete meanwhile (the wallet row is locked only for their debits); one that
-    // needs a card charge for its shortfall waits until that purchase has committed.
+    // balance covers complete meanwhile (the wallet row is locked only for their debits), and so
+    // does one whose card charge covers its whole total; one whose charge counts on the balance it
+    // read waits until that purchase has committed.
     let app = TestApp::spawn().await;
     let user = account_created();
     let user_id = user_of(&user);
@@ -181,43 +182,68 @@ async fn purchases_the_balance_covers_run_beside_others_and_a_card_charge_waits_
     .await
     .unwrap();
 
-    let pay = |key: &'static str| {
+    let pay = |key: &'static str, months: i32| {
         let mut client = app.client();
-        let request = caller.request(extension(Uuid::now_v7(), "wallet", key));
+        let request = caller.request(pb::PayRequest {
+            months,
+            ..extension(Uuid::now_v7(), "wallet", key)
+        });
         async move { client.pay(request).await.map(tonic::Response::into_inner) }
     };
+    let beside =
+        "a purchase that does not count on the balance does not wait for the one in flight";
     // $10.50 - $7.04 = $3.46, under $5.00: the auto top-up adds $10.00 after the commit.
-    let first = tokio::time::timeout(Duration::from_secs(10), pay("beside-1"))
+    let first = tokio::time::timeout(Duration::from_secs(10), pay("beside-1", 3))
         .await
-        .expect("a purchase the balance covers does not wait for the one in flight")
+        .expect(beside)
         .expect("paid");
     assert_eq!(first.stored_account.expect("account").balance, 346);
     // $13.46 - $7.04 = $6.42: no top-up.
-    let second = tokio::time::timeout(Duration::from_secs(10), pay("beside-2"))
+    let second = tokio::time::timeout(Duration::from_secs(10), pay("beside-2", 3))
         .await
-        .expect("a purchase the balance covers does not wait for the one in flight")
+        .expect(beside)
         .expect("paid");
     assert_eq!(second.stored_account.expect("account").balance, 642);
-
-    // $6.42 does not cover $7.04: this one charges the wallet card, alone.
-    let short = tokio::spawn(pay("alone-1"));
-    tokio::time::sleep(Duration::from_millis(800)).await;
-    assert!(
-        !short.is_finished(),
-        "a purchase that charges the card waits for the purchases in flight"
-    );
-    in_flight.rollback().await.unwrap();
-    let third = tokio::time::timeout(Duration::from_secs(10), short)
+    // $6.42 does not cover $7.04: the wallet card is charged the larger of the $0.62 shortfall and
+    // the $10.00 auto top-up amount, which covers the whole $7.04.
+    let third = tokio::time::timeout(Duration::from_secs(10), pay("beside-3", 3))
         .await
-        .expect("it goes on once the purchase in flight has ended")
-        .expect("joined")
+        .expect(beside)
         .expect("paid");
-    let transaction = third.transaction.expect("transaction");
-    assert_eq!(transaction.paid_from_wallet, 704);
-    // The transfer: the larger of the $0.62 shortfall and the $10.00 auto top-up amount.
+    assert_eq!(
+        third.transaction.expect("transaction").charged_to_card,
+        1000
+    );
     assert_eq!(
         third.stored_account.expect("account").balance,
         642 + 1000 - 704
     );
+
+    // Twelve months cost more than the $9.38 left and the $10.00 auto top-up amount together: the
+    // charge is the shortfall, which counts on the balance, so this one waits.
+    let short = tokio::spawn(pay("alone-1", 12));
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert!(
+        !short.is_finished(),
+        "a purchase whose card charge counts on the balance waits for the purchases in flight"
+    );
+    in_flight.rollback().await.unwrap();
+    let fourth = tokio::time::timeout(Duration::from_secs(10), short)
+        .await
+        .expect("it goes on once the purchase in flight has ended")
+        .expect("joined")
+        .expect("paid");
+    let total = fourth.transaction.expect("transaction").paid_from_wallet;
+    assert!(total > 938 + 1000, "twelve months cost {total}");
+    // The shortfall was charged into the wallet and the whole total debited from it.
+    assert_eq!(fourth.stored_account.expect("account").balance, 0);
+    let charges = sqlx::query_scalar!(
+        "SELECT amount_cents FROM payment_intents WHERE user_id = $1 AND purpose = 'shortfall' ORDER BY created_at",
+        user_id
+    )
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(charges, vec![1000, total - 938]);
     app.stop().await;
 }
