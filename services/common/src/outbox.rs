@@ -1,11 +1,18 @@
 //! The transactional outbox: events are written in the domain transaction and published by a
 //! relay with publisher confirms; a row is deleted only after the broker confirmed it, so no
 //! event is lost while the broker is down.
+//!
+//! The relay is woken by [`enqueue`] in its own process, not by a database notification: a
+//! PostgreSQL transaction that notifies takes one lock of the whole cluster at its commit and
+//! holds it until the commit record is on disk, so commits that notify are flushed one at a time
+//! and never share a flush. Every replica runs a relay, so each one's events are relayed by its
+//! own; rows no wake-up announced (a replica that stopped between its commit and its relay's
+//! read) are found by the relay's poll.
 
 use std::{
     collections::HashMap,
     sync::{
-        Arc,
+        Arc, LazyLock,
         atomic::{AtomicBool, Ordering},
     },
     time::Duration,
@@ -13,7 +20,8 @@ use std::{
 
 use evidentia_proto::Event;
 use lapin::{Channel, options::BasicPublishOptions};
-use sqlx::{PgConnection, PgPool, postgres::PgListener};
+use sqlx::{PgConnection, PgPool};
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use uuid::Uuid;
@@ -21,6 +29,9 @@ use uuid::Uuid;
 use crate::{amqp, config::AmqpConfig, telemetry};
 
 const BATCH: i64 = 100;
+
+/// Counts the events this process enqueued; the relays of this process wait on it.
+static ENQUEUED: LazyLock<watch::Sender<u64>> = LazyLock::new(|| watch::Sender::new(0));
 
 /// Writes `event` to the outbox inside the caller's transaction, with the current trace context.
 #[tracing::instrument(skip_all, fields(event.routing_key = E::ROUTING_KEY))]
@@ -37,6 +48,10 @@ pub async fn enqueue<E: Event>(conn: &mut PgConnection, event: &E) -> sqlx::Resu
     )
     .execute(conn)
     .await?;
+    // Before the commit, which the relay cannot see: it reads after `GATHER`, then again at
+    // growing intervals while it finds nothing, so a transaction that commits later is relayed
+    // within about as long again as it took.
+    ENQUEUED.send_modify(|count| *count = count.wrapping_add(1));
     Ok(id)
 }
 
@@ -81,48 +96,47 @@ async fn relay_session(
     broker_up: &AtomicBool,
 ) -> anyhow::Result<()> {
     let (connection, channel) = amqp::open_channel(config, "outbox-relay").await?;
-    let mut listener = PgListener::connect_with(pool).await?;
-    listener.listen("outbox").await?;
+    let mut enqueued = ENQUEUED.subscribe();
     broker_up.store(true, Ordering::Relaxed);
+    let mut wait = GATHER;
     loop {
         // An idle relay publishes nothing, so it asks the connection itself whether the broker
         // is still there.
         if !connection.status().connected() {
             anyhow::bail!("the broker connection was lost");
         }
+        // Seen before the read: an event enqueued during it wakes the relay again.
+        enqueued.borrow_and_update();
         let published = publish_batch(pool, &channel, &config.exchange).await?;
         if published as i64 == BATCH {
             continue;
+        }
+        if published > 0 {
+            wait = GATHER;
         }
         tokio::select! {
             () = shutdown.cancelled() => {
                 let _ = connection.close(200, "shutdown".into()).await;
                 return Ok(());
             }
-            notification = listener.recv() => {
-                notification?;
-                gather(&mut listener).await?;
+            changed = enqueued.changed() => {
+                changed?;
+                tokio::time::sleep(GATHER).await;
+                wait = GATHER;
             }
-            () = tokio::time::sleep(Duration::from_secs(2)) => {}
+            () = tokio::time::sleep(wait) => wait = (wait * 2).min(POLL),
         }
     }
 }
 
-/// How long the relay, woken by a commit, waits for the commits that follow it before it reads
-/// the outbox: under load the events of many transactions then go out in one batch (one read,
-/// one delete, one commit) instead of one each, and the notifications they sent meanwhile are
-/// taken here rather than each waking the relay to find an outbox already emptied.
+/// How long the relay, woken by an enqueue, waits before it reads the outbox: the enqueuing
+/// transaction commits meanwhile, and under load the events of many transactions then go out in
+/// one batch (one read, one delete, one commit) instead of one each.
 const GATHER: Duration = Duration::from_millis(20);
 
-async fn gather(listener: &mut PgListener) -> anyhow::Result<()> {
-    let until = tokio::time::Instant::now() + GATHER;
-    loop {
-        tokio::select! {
-            notification = listener.recv() => { notification?; }
-            () = tokio::time::sleep_until(until) => return Ok(()),
-        }
-    }
-}
+/// The longest a relay waits between two reads: after a read that found nothing, the wait
+/// doubles from `GATHER` up to this.
+const POLL: Duration = Duration::from_secs(2);
 
 /// Publishes up to one batch in id order; returns how many rows were confirmed and deleted.
 async fn publish_batch(pool: &PgPool, channel: &Channel, exchange: &str) -> anyhow::Result<usize> {

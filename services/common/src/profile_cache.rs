@@ -6,13 +6,17 @@
 //! *epoch*, random tokens read **before** the services were asked. Anything that makes a profile
 //! stale replaces a token, so an answer read before a change carries a token that is no longer
 //! current and is not served again:
-//! - a row the profile is made of changes: the database trigger of accounts or payments notifies
-//!   the channel [`CHANNEL`], and the service listening there ([`keep_fresh`]) replaces the
-//!   user's version;
+//! - a row the profile is made of changes: the database trigger of accounts or payments records
+//!   the user in `profile_changes`, in the change's transaction, and the service's drainer
+//!   ([`keep_fresh`]) replaces the user's version within [`DRAIN_EVERY`];
 //! - the user writes anything through the API: the gateway replaces their version before it
-//!   answers, so their next read sees their write even before the notification arrives;
-//! - a listener (re)connects (notifications sent while it was away are lost): it replaces the
+//!   answers, so their next read sees their write even before the drainer passes it on;
+//! - accounts or payments starts (what it composes may have changed with it): it replaces the
 //!   epoch, which drops every stored profile.
+//!
+//! The triggers record rather than notify: a notifying transaction holds a lock of the whole
+//! database cluster from its commit until its commit record is on disk, which would make the
+//! writes of every purchase (its wallet row is in the profile) commit one at a time.
 //!
 //! Tokens are random, never counters: a token that expired or was evicted is made anew, and a new
 //! token never equals an old stamp, so a lost key costs a miss, never a stale answer.
@@ -20,14 +24,11 @@
 use std::time::Duration;
 
 use redis::aio::ConnectionManager;
-use sqlx::{PgPool, postgres::PgListener};
+use sqlx::PgPool;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use crate::auth::revoked_session_key;
-
-/// The channel the profile triggers of accounts' and payments' databases notify, with a user id.
-pub const CHANNEL: &str = "profile_changed";
 
 /// How long a stored profile lives without being read anew: it bounds the memory of users who
 /// went away, not staleness (that is the tokens' work).
@@ -164,13 +165,17 @@ pub async fn store(
 /// Makes the user's stored profile stale.
 pub async fn invalidate(redis: &ConnectionManager, user_id: Uuid) -> redis::RedisResult<()> {
     let mut conn = redis.clone();
-    redis::cmd("SET")
-        .arg(version_key(user_id))
+    new_version(user_id).query_async::<()>(&mut conn).await
+}
+
+/// Replaces the user's version: every answer stamped with the one before is stale.
+fn new_version(user_id: Uuid) -> redis::Cmd {
+    let mut set = redis::cmd("SET");
+    set.arg(version_key(user_id))
         .arg(new_token())
         .arg("EX")
-        .arg(VERSION_TTL_SECONDS)
-        .query_async::<()>(&mut conn)
-        .await
+        .arg(VERSION_TTL_SECONDS);
+    set
 }
 
 /// Makes every stored profile stale.
@@ -183,103 +188,73 @@ pub async fn invalidate_all(redis: &ConnectionManager) -> redis::RedisResult<()>
         .await
 }
 
-/// Listens on [`CHANNEL`] of the service's database until `shutdown` and makes each notified
-/// user's stored profile stale. After every (re)connection, once it listens, it drops every
-/// stored profile, as it cannot know what changed while it did not listen; so too after Redis
-/// refused an invalidation, once Redis answers again. A connection that stays quiet for
-/// [`PING_AFTER`] is asked `SELECT 1`: one that died without a word (a crashed host, a dropped
-/// route) would otherwise hold the listener forever and every stored profile with it.
+/// Passes the changes the service's database records in `profile_changes` on to Redis until
+/// `shutdown`: every [`DRAIN_EVERY`], each recorded user's stored profile is made stale. Once, when
+/// it first reaches Redis, it drops every stored profile: the service starting may compose them
+/// otherwise. Nothing is lost while Redis or the database is away: a recorded change leaves the
+/// table only in the transaction that passed it on.
 pub async fn keep_fresh(pool: PgPool, redis: ConnectionManager, shutdown: CancellationToken) {
-    while !shutdown.is_cancelled() {
-        let mut listener = match listen(&pool).await {
-            Ok(listener) => listener,
-            Err(err) => {
-                tracing::warn!(error = %err, "profile cache: cannot listen; retrying");
-                pause(&shutdown).await;
-                continue;
-            }
-        };
-        let mut owe_all = true;
-        loop {
-            if owe_all {
-                match invalidate_all(&redis).await {
-                    Ok(()) => owe_all = false,
-                    Err(err) => tracing::warn!(error = %err, "profile cache: cannot reset"),
+    let mut every = tokio::time::interval(DRAIN_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut owe_all = true;
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            _ = every.tick() => {}
+        }
+        if owe_all {
+            match invalidate_all(&redis).await {
+                Ok(()) => owe_all = false,
+                Err(err) => {
+                    tracing::warn!(error = %err, "profile cache: cannot reset");
+                    continue;
                 }
             }
-            // While Redis owes a reset the wait is cut short to try again; otherwise a quiet
-            // connection is checked. Cutting `try_recv` short loses nothing: it reconnects only
-            // when asked to (`listen`), and a notification it has not returned stays buffered.
-            let wait = if owe_all {
-                Duration::from_secs(1)
-            } else {
-                PING_AFTER
-            };
-            tokio::select! {
-                () = shutdown.cancelled() => return,
-                () = tokio::time::sleep(wait) => {
-                    if owe_all {
-                        continue;
-                    }
-                    // The same statement as the health probe: checked at compile time, one cached plan.
-                    let ping = sqlx::query!("SELECT 1 AS one").fetch_one(&mut listener);
-                    match tokio::time::timeout(PING_TIMEOUT, ping).await {
-                        Ok(Ok(_)) => {}
-                        Ok(Err(err)) => {
-                            tracing::warn!(error = %err, "profile cache: listener failed; reconnecting");
-                            break;
-                        }
-                        Err(_) => {
-                            tracing::warn!("profile cache: listener does not answer; reconnecting");
-                            break;
-                        }
-                    }
-                }
-                received = listener.try_recv() => match received {
-                    Ok(Some(notification)) => match Uuid::parse_str(notification.payload()) {
-                        Ok(user_id) => {
-                            if let Err(err) = invalidate(&redis, user_id).await {
-                                tracing::warn!(error = %err, "profile cache: cannot invalidate");
-                                owe_all = true;
-                            }
-                        }
-                        Err(_) => tracing::warn!(
-                            payload = notification.payload(),
-                            "profile cache: a notification without a user id"
-                        ),
-                    },
-                    // The connection was lost: listen anew, and reset what was cached meanwhile.
-                    Ok(None) => break,
-                    Err(err) => {
-                        tracing::warn!(error = %err, "profile cache: listener failed; reconnecting");
-                        break;
-                    }
-                },
-            }
+        }
+        if let Err(err) = drain(&pool, &redis).await {
+            tracing::warn!(error = %err, "profile cache: cannot pass changes on; trying again");
         }
     }
 }
 
-/// How long a listener's connection may stay quiet before it is asked whether it is still there.
-const PING_AFTER: Duration = Duration::from_secs(30);
+/// How often the recorded changes are passed on: how long, at most, a change made beside the
+/// user's own requests (a webhook, an event, a scheduled job) may leave the stored profile served.
+/// The user's own writes through the API replace their version before they are answered.
+pub const DRAIN_EVERY: Duration = Duration::from_millis(100);
 
-/// How long that question may take before the connection is taken for dead.
-const PING_TIMEOUT: Duration = Duration::from_secs(5);
+/// The most changes one transaction takes out.
+const DRAIN_BATCH: i64 = 1_000;
 
-/// A listener that does not reconnect by itself: a lost connection is answered `None`, and
-/// [`keep_fresh`] connects anew and resets every stored profile (a listener reconnecting quietly
-/// inside `try_recv` would lose the notifications sent meanwhile without anyone resetting them).
-async fn listen(pool: &PgPool) -> sqlx::Result<PgListener> {
-    let mut listener = PgListener::connect_with(pool).await?;
-    listener.eager_reconnect(false);
-    listener.listen(CHANNEL).await?;
-    Ok(listener)
-}
-
-async fn pause(shutdown: &CancellationToken) {
-    tokio::select! {
-        () = shutdown.cancelled() => {}
-        () = tokio::time::sleep(Duration::from_secs(1)) => {}
+/// Takes the recorded changes out, a batch a transaction, and replaces each user's version in
+/// one Redis pipeline before the transaction commits. Rows another replica is passing on are
+/// skipped, not waited for.
+pub async fn drain(pool: &PgPool, redis: &ConnectionManager) -> anyhow::Result<()> {
+    loop {
+        let mut tx = pool.begin().await?;
+        let mut users = sqlx::query_scalar!(
+            "DELETE FROM profile_changes WHERE ctid = ANY(ARRAY(
+                 SELECT ctid FROM profile_changes LIMIT $1 FOR UPDATE SKIP LOCKED))
+             RETURNING user_id",
+            DRAIN_BATCH
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        let taken = users.len() as i64;
+        if users.is_empty() {
+            return Ok(());
+        }
+        users.sort_unstable();
+        users.dedup();
+        let mut conn = redis.clone();
+        let mut pipe = redis::pipe();
+        for user_id in users {
+            pipe.add_command(new_version(user_id)).ignore();
+        }
+        pipe.query_async::<()>(&mut conn).await?;
+        tx.commit().await?;
+        if taken < DRAIN_BATCH {
+            return Ok(());
+        }
     }
 }
 

@@ -9,4 +9,5 @@
 
 mod consumer;
 mod outbox;
+mod profile_cache;
 mod support;

@@ -2,17 +2,25 @@
 //! transaction enqueues reaches the exchange exactly as the consumers expect it, nothing of a
 //! rolled-back transaction does, and nothing is lost while the broker is away.
 
-use std::sync::{
-    Arc,
-    atomic::{AtomicBool, AtomicUsize, Ordering},
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicUsize, Ordering},
+    },
+    time::{Duration, Instant},
 };
 
 use crate::support::{WAIT, account_created, database, outbox_rows};
-use evidentia_common::{amqp, config::SecretString, outbox, testing};
+use evidentia_common::{
+    amqp,
+    config::{AmqpConfig, SecretString},
+    outbox, testing,
+};
 use evidentia_proto::{Event, events::v1::AccountCreated};
 use opentelemetry::trace::{TraceContextExt, TracerProvider as _};
 use opentelemetry_sdk::{propagation::TraceContextPropagator, trace::SdkTracerProvider};
 use prost::Message;
+use sqlx::PgPool;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
@@ -232,6 +240,76 @@ async fn events_stay_in_the_outbox_while_the_broker_is_unreachable_and_are_publi
         (outbox_rows(&pool).await == 0).then_some(())
     })
     .await;
+    shutdown.cancel();
+    relay.await.unwrap();
+}
+
+/// The relay, started on an empty outbox, after it has read nothing for long enough to wait its
+/// longest between reads.
+async fn idle_relay(
+    pool: &PgPool,
+    config: &AmqpConfig,
+) -> (CancellationToken, tokio::task::JoinHandle<()>) {
+    let shutdown = CancellationToken::new();
+    let relay = tokio::spawn(outbox::run_relay(
+        pool.clone(),
+        config.clone(),
+        shutdown.clone(),
+        Default::default(),
+    ));
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    (shutdown, relay)
+}
+
+#[tokio::test]
+async fn an_event_committed_while_the_relay_waits_is_published_at_once() {
+    let (_url, pool) = database().await;
+    let config = testing::amqp_config();
+    let observer = testing::Observer::bind(&config, AccountCreated::ROUTING_KEY).await;
+    let (shutdown, relay) = idle_relay(&pool, &config).await;
+
+    let mut tx = pool.begin().await.unwrap();
+    let id = outbox::enqueue(&mut tx, &account_created("woken"))
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let committed = Instant::now();
+    let message = observer.next().await;
+    // Idle, the relay reads every 2 s: this one was woken by the enqueue.
+    assert!(
+        committed.elapsed() < Duration::from_millis(500),
+        "published {:?} after the commit",
+        committed.elapsed()
+    );
+    assert_eq!(
+        message.properties.message_id().as_ref().map(|v| v.as_str()),
+        Some(id.to_string().as_str())
+    );
+    shutdown.cancel();
+    relay.await.unwrap();
+}
+
+#[tokio::test]
+async fn an_event_committed_long_after_its_enqueue_is_published_soon_after_the_commit() {
+    let (_url, pool) = database().await;
+    let config = testing::amqp_config();
+    let observer = testing::Observer::bind(&config, AccountCreated::ROUTING_KEY).await;
+    let (shutdown, relay) = idle_relay(&pool, &config).await;
+
+    let mut tx = pool.begin().await.unwrap();
+    outbox::enqueue(&mut tx, &account_created("slow"))
+        .await
+        .unwrap();
+    // The relay, woken, finds nothing yet; it looks again at growing intervals.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    tx.commit().await.unwrap();
+    let committed = Instant::now();
+    observer.next().await;
+    assert!(
+        committed.elapsed() < Duration::from_millis(700),
+        "published {:?} after the commit",
+        committed.elapsed()
+    );
     shutdown.cancel();
     relay.await.unwrap();
 }

@@ -1,7 +1,7 @@
 //! `accounts/me/` answered from the stored profile: served again while nothing it is made of
 //! changed, and never after a change, whichever way the change came (the user's own write through
-//! the API, a row changed in accounts' or payments' database, a listener that lost its
-//! connection).
+//! the API, a row changed in accounts' or payments' database). How a recorded change is passed on
+//! to Redis is tested in `services/common`.
 
 use std::time::Duration;
 
@@ -145,22 +145,4 @@ async fn a_row_changed_in_either_database_reaches_the_stored_profile() {
         .expect("update customers");
     me_until(&stack, &user, |me| me["one_time_benefit_applied"] == true).await;
     payments.close().await.expect("close");
-}
-
-#[tokio::test]
-async fn a_listener_that_lost_its_connection_drops_every_stored_profile() {
-    let stack = Stack::start().await;
-    let (user, id, mut accounts) = unnoticed_user(&stack).await;
-    me(&stack, &user).await;
-    set_first_name(&mut accounts, id, "Unnoticed").await;
-    // Accounts' listener loses its connection; whatever changed meanwhile is unknown to it.
-    let ended: Vec<bool> = sqlx::query_scalar(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-         WHERE datname = current_database() AND query ILIKE 'LISTEN%profile_changed%'",
-    )
-    .fetch_all(&mut accounts)
-    .await
-    .expect("terminate");
-    assert_eq!(ended, vec![true], "accounts listens on profile_changed");
-    me_until(&stack, &user, |me| me["first_name"] == "Unnoticed").await;
 }
