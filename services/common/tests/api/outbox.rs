@@ -36,6 +36,30 @@ fn trace_with_opentelemetry() -> (tracing::subscriber::DefaultGuard, SdkTracerPr
     (tracing::subscriber::set_default(subscriber), provider)
 }
 
+/// A running relay, as a service runs it.
+struct Relay {
+    shutdown: CancellationToken,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Relay {
+    fn start(pool: &PgPool, config: &AmqpConfig, broker_up: Arc<AtomicBool>) -> Self {
+        let shutdown = CancellationToken::new();
+        let task = tokio::spawn(outbox::run_relay(
+            pool.clone(),
+            config.clone(),
+            shutdown.clone(),
+            broker_up,
+        ));
+        Self { shutdown, task }
+    }
+
+    async fn stop(self) {
+        self.shutdown.cancel();
+        self.task.await.unwrap();
+    }
+}
+
 #[tokio::test]
 async fn a_committed_event_is_published_with_its_id_type_and_trace_then_leaves_the_outbox() {
     let (_tracing, _provider) = trace_with_opentelemetry();
@@ -60,13 +84,7 @@ async fn a_committed_event_is_published_with_its_id_type_and_trace_then_leaves_t
         "the event waits in the outbox until a relay runs"
     );
 
-    let shutdown = CancellationToken::new();
-    let relay = tokio::spawn(outbox::run_relay(
-        pool.clone(),
-        config.clone(),
-        shutdown.clone(),
-        Default::default(),
-    ));
+    let relay = Relay::start(&pool, &config, Default::default());
     let message = observer.next().await;
 
     let properties = &message.properties;
@@ -100,8 +118,7 @@ async fn a_committed_event_is_published_with_its_id_type_and_trace_then_leaves_t
         (outbox_rows(&pool).await == 0).then_some(())
     })
     .await;
-    shutdown.cancel();
-    relay.await.unwrap();
+    relay.stop().await;
 }
 
 #[tokio::test]
@@ -122,13 +139,7 @@ async fn a_rolled_back_transaction_publishes_nothing() {
         .unwrap();
     tx.commit().await.unwrap();
 
-    let shutdown = CancellationToken::new();
-    let relay = tokio::spawn(outbox::run_relay(
-        pool.clone(),
-        config.clone(),
-        shutdown.clone(),
-        Default::default(),
-    ));
+    let relay = Relay::start(&pool, &config, Default::default());
     let first = observer.next().await;
     assert_eq!(
         first
@@ -152,8 +163,7 @@ async fn a_rolled_back_transaction_publishes_nothing() {
         (outbox_rows(&pool).await == 0).then_some(())
     })
     .await;
-    shutdown.cancel();
-    relay.await.unwrap();
+    relay.stop().await;
 }
 
 /// A port where the broker should be but which hangs up on every connection; counts attempts.
@@ -190,14 +200,8 @@ async fn events_stay_in_the_outbox_while_the_broker_is_unreachable_and_are_publi
     let (port, attempts) = unreachable_broker().await;
     let mut broken = config.clone();
     broken.url = SecretString::from(format!("amqp://guest:guest@127.0.0.1:{port}/%2f"));
-    let shutdown = CancellationToken::new();
     let broker_up = Arc::new(AtomicBool::new(false));
-    let relay = tokio::spawn(outbox::run_relay(
-        pool.clone(),
-        broken,
-        shutdown.clone(),
-        broker_up.clone(),
-    ));
+    let relay = Relay::start(&pool, &broken, broker_up.clone());
     testing::eventually("the relay to try the broker twice", WAIT, || async {
         (attempts.load(Ordering::SeqCst) >= 2).then_some(())
     })
@@ -212,16 +216,9 @@ async fn events_stay_in_the_outbox_while_the_broker_is_unreachable_and_are_publi
         "events left the outbox without a broker"
     );
     assert!(observer.try_next().await.is_none());
-    shutdown.cancel();
-    relay.await.unwrap();
+    relay.stop().await;
 
-    let shutdown = CancellationToken::new();
-    let relay = tokio::spawn(outbox::run_relay(
-        pool.clone(),
-        config.clone(),
-        shutdown.clone(),
-        Default::default(),
-    ));
+    let relay = Relay::start(&pool, &config, Default::default());
     let mut published = Vec::new();
     for _ in 0..3 {
         let message = observer.next().await;
@@ -240,25 +237,15 @@ async fn events_stay_in_the_outbox_while_the_broker_is_unreachable_and_are_publi
         (outbox_rows(&pool).await == 0).then_some(())
     })
     .await;
-    shutdown.cancel();
-    relay.await.unwrap();
+    relay.stop().await;
 }
 
 /// The relay, started on an empty outbox, after it has read nothing for long enough to wait its
 /// longest between reads.
-async fn idle_relay(
-    pool: &PgPool,
-    config: &AmqpConfig,
-) -> (CancellationToken, tokio::task::JoinHandle<()>) {
-    let shutdown = CancellationToken::new();
-    let relay = tokio::spawn(outbox::run_relay(
-        pool.clone(),
-        config.clone(),
-        shutdown.clone(),
-        Default::default(),
-    ));
+async fn idle_relay(pool: &PgPool, config: &AmqpConfig) -> Relay {
+    let relay = Relay::start(pool, config, Default::default());
     tokio::time::sleep(Duration::from_secs(3)).await;
-    (shutdown, relay)
+    relay
 }
 
 #[tokio::test]
@@ -266,7 +253,7 @@ async fn an_event_committed_while_the_relay_waits_is_published_at_once() {
     let (_url, pool) = database().await;
     let config = testing::amqp_config();
     let observer = testing::Observer::bind(&config, AccountCreated::ROUTING_KEY).await;
-    let (shutdown, relay) = idle_relay(&pool, &config).await;
+    let relay = idle_relay(&pool, &config).await;
 
     let mut tx = pool.begin().await.unwrap();
     let id = outbox::enqueue(&mut tx, &account_created("woken"))
@@ -285,8 +272,7 @@ async fn an_event_committed_while_the_relay_waits_is_published_at_once() {
         message.properties.message_id().as_ref().map(|v| v.as_str()),
         Some(id.to_string().as_str())
     );
-    shutdown.cancel();
-    relay.await.unwrap();
+    relay.stop().await;
 }
 
 #[tokio::test]
@@ -294,7 +280,7 @@ async fn an_event_committed_long_after_its_enqueue_is_published_soon_after_the_c
     let (_url, pool) = database().await;
     let config = testing::amqp_config();
     let observer = testing::Observer::bind(&config, AccountCreated::ROUTING_KEY).await;
-    let (shutdown, relay) = idle_relay(&pool, &config).await;
+    let relay = idle_relay(&pool, &config).await;
 
     let mut tx = pool.begin().await.unwrap();
     outbox::enqueue(&mut tx, &account_created("slow"))
@@ -310,6 +296,5 @@ async fn an_event_committed_long_after_its_enqueue_is_published_soon_after_the_c
         "published {:?} after the commit",
         committed.elapsed()
     );
-    shutdown.cancel();
-    relay.await.unwrap();
+    relay.stop().await;
 }
