@@ -13,6 +13,9 @@ pub struct ConfigError {
     pub reason: String,
 }
 
+/// Where Redis is when `REDIS_URL` is unset: the local stack's.
+pub const DEFAULT_REDIS_URL: &str = "redis://127.0.0.1:6379";
+
 /// Reads `name` from the environment, or `default` when it is unset, and parses it.
 pub fn env_or<T>(name: &str, default: &str) -> Result<T, ConfigError>
 where
@@ -147,7 +150,7 @@ impl ServiceConfig {
                 &format!("127.0.0.1:{default_grpc_port}"),
             )?,
             amqp: AmqpConfig::from_env()?,
-            redis_url: env_or("REDIS_URL", "redis://127.0.0.1:6379")?,
+            redis_url: env_or("REDIS_URL", DEFAULT_REDIS_URL)?,
         })
     }
 }

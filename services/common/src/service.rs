@@ -255,7 +255,6 @@ pub async fn test_config(name: &'static str) -> crate::config::ServiceConfig {
         database_max_connections: crate::db::DEFAULT_POOL_SIZE,
         grpc_listen_addr: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
         amqp: crate::testing::amqp_config(),
-        redis_url: std::env::var("REDIS_URL")
-            .unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned()),
+        redis_url: crate::testing::redis_url(),
     }
 }

@@ -44,6 +44,11 @@ pub async fn database_url(service: &str) -> SecretString {
     SecretString::from(format!("{base}/{name}"))
 }
 
+/// The Redis the services under test use (`REDIS_URL`, or the local stack's).
+pub fn redis_url() -> String {
+    std::env::var("REDIS_URL").unwrap_or_else(|_| crate::config::DEFAULT_REDIS_URL.to_owned())
+}
+
 /// An exchange of the test's own, with queues that vanish a minute after the test.
 pub fn amqp_config() -> AmqpConfig {
     let mut config = AmqpConfig::from_env().unwrap_or_else(|e| panic!("AMQP configuration: {e}"));

@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 
 use evidentia_common::{
     auth::LOCAL_JWT_SECRET,
-    config::{ConfigError, SecretString, env_or, signing_secret},
+    config::{ConfigError, DEFAULT_REDIS_URL, SecretString, env_or, signing_secret},
 };
 
 #[derive(Debug, Clone)]
@@ -36,7 +36,7 @@ impl Config {
             sharing_url: env_or("SHARING_GRPC_URL", "http://127.0.0.1:50054")?,
             referrals_url: env_or("REFERRALS_GRPC_URL", "http://127.0.0.1:50055")?,
             jwt_secret: signing_secret("JWT_SECRET", LOCAL_JWT_SECRET)?,
-            redis_url: env_or("REDIS_URL", "redis://127.0.0.1:6379")?,
+            redis_url: env_or("REDIS_URL", DEFAULT_REDIS_URL)?,
             web_dist_dir: env_or("WEB_DIST_DIR", "web/dist")?,
             stripe_publishable_key: env_or("STRIPE_PUBLISHABLE_KEY", "pk_test_local")?,
             stripe_js_url: env_or("STRIPE_JS_URL", "http://127.0.0.1:8420/js.stripe.com/v3/")?,

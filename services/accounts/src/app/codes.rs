@@ -170,9 +170,7 @@ mod tests {
         let pool = db::connect_and_migrate(&testing::database_url("accounts").await, &MIGRATIONS)
             .await
             .unwrap();
-        let redis_url =
-            std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned());
-        let redis = ratelimit::connect(&redis_url).await.unwrap();
+        let redis = ratelimit::connect(&testing::redis_url()).await.unwrap();
         let mut limits = Config::from_env().unwrap().limits;
         // The ceiling on all messages is shared by every test run on this Redis.
         limits.code_sends_total = u32::MAX;

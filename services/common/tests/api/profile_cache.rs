@@ -1,18 +1,14 @@
 //! The recorded profile changes passed on to Redis: each recorded user's version is replaced and
 //! the record leaves the table, and a record stays while Redis cannot take it.
 
-use evidentia_common::{profile_cache, ratelimit};
+use evidentia_common::{profile_cache, ratelimit, testing};
 use sqlx::PgPool;
 use uuid::Uuid;
 
 use crate::support::database;
 
-fn redis_url() -> String {
-    std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379/7".to_owned())
-}
-
 async fn version(user_id: Uuid) -> Option<String> {
-    let client = redis::Client::open(redis_url()).unwrap();
+    let client = redis::Client::open(testing::redis_url()).unwrap();
     let mut conn = client.get_multiplexed_async_connection().await.unwrap();
     redis::cmd("GET")
         .arg(format!("profile:version:{user_id}"))
@@ -38,7 +34,7 @@ async fn recorded(pool: &PgPool) -> i64 {
 #[tokio::test]
 async fn each_recorded_user_gets_a_new_version_and_the_records_go() {
     let (_url, pool) = database().await;
-    let redis = ratelimit::connect_lazy(&redis_url()).unwrap();
+    let redis = ratelimit::connect_lazy(&testing::redis_url()).unwrap();
     let (ann, bob, cyd) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
     for user in [ann, bob, cyd] {
         profile_cache::invalidate(&redis, user).await.unwrap();
@@ -66,7 +62,7 @@ async fn a_record_stays_while_redis_cannot_take_it() {
     let ann = Uuid::now_v7();
     record(&pool, ann).await;
     // Nothing listens on port 1.
-    let away = ratelimit::connect_lazy("redis://127.0.0.1:1/7").unwrap();
+    let away = ratelimit::connect_lazy("redis://127.0.0.1:1").unwrap();
 
     assert!(profile_cache::drain(&pool, &away).await.is_err());
     assert_eq!(
@@ -75,7 +71,7 @@ async fn a_record_stays_while_redis_cannot_take_it() {
         "the change was lost with Redis away"
     );
 
-    let redis = ratelimit::connect_lazy(&redis_url()).unwrap();
+    let redis = ratelimit::connect_lazy(&testing::redis_url()).unwrap();
     profile_cache::drain(&pool, &redis).await.unwrap();
     assert_eq!(recorded(&pool).await, 0);
     assert!(version(ann).await.is_some());
@@ -92,7 +88,7 @@ async fn more_records_than_one_batch_all_go() {
     .execute(&pool)
     .await
     .unwrap();
-    let redis = ratelimit::connect_lazy(&redis_url()).unwrap();
+    let redis = ratelimit::connect_lazy(&testing::redis_url()).unwrap();
 
     profile_cache::drain(&pool, &redis).await.unwrap();
 

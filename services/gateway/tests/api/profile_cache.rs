@@ -55,8 +55,7 @@ async fn set_first_name(accounts: &mut PgConnection, user: Uuid, name: &str) {
 /// (the Redis database is shared), which makes a stored profile a miss; a check that needs a hit
 /// reads it around itself.
 async fn epoch() -> Option<String> {
-    let url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned());
-    let client = redis::Client::open(url).expect("redis url");
+    let client = redis::Client::open(testing::redis_url()).expect("redis url");
     let mut conn = client
         .get_multiplexed_async_connection()
         .await
