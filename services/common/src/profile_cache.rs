@@ -11,8 +11,8 @@
 //!   ([`keep_fresh`]) replaces the user's version within [`DRAIN_EVERY`];
 //! - the user writes anything through the API: the gateway replaces their version before it
 //!   answers, so their next read sees their write even before the drainer passes it on;
-//! - accounts or payments starts (what it composes may have changed with it): it replaces the
-//!   epoch, which drops every stored profile.
+//! - accounts or payments starts (its part of the profile may have changed with its release): it
+//!   replaces the epoch, which drops every stored profile.
 //!
 //! The triggers record rather than notify: a notifying transaction holds a lock of the whole
 //! database cluster from its commit until its commit record is on disk, which would make the
@@ -190,8 +190,8 @@ pub async fn invalidate_all(redis: &ConnectionManager) -> redis::RedisResult<()>
 
 /// Passes the changes the service's database records in `profile_changes` on to Redis until
 /// `shutdown`: every [`DRAIN_EVERY`], each recorded user's stored profile is made stale. Once, when
-/// it first reaches Redis, it drops every stored profile: the service starting may compose them
-/// otherwise. Nothing is lost while Redis or the database is away: a recorded change leaves the
+/// it first reaches Redis, it drops every stored profile: the service's part of them may have
+/// changed with its release. Nothing is lost while Redis or the database is away: a recorded change leaves the
 /// table only in the transaction that passed it on.
 pub async fn keep_fresh(pool: PgPool, redis: ConnectionManager, shutdown: CancellationToken) {
     let mut every = tokio::time::interval(DRAIN_EVERY);
