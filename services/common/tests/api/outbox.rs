@@ -241,19 +241,19 @@ async fn events_stay_in_the_outbox_while_the_broker_is_unreachable_and_are_publi
 }
 
 /// The relay, started on an empty outbox, after it has read nothing for long enough to wait its
-/// longest between reads.
-async fn idle_relay(pool: &PgPool, config: &AmqpConfig) -> Relay {
-    let relay = Relay::start(pool, config, Default::default());
+/// longest between reads; its database, and an observer of what it publishes.
+async fn idle_relay() -> (PgPool, testing::Observer, Relay) {
+    let (_url, pool) = database().await;
+    let config = testing::amqp_config();
+    let observer = testing::Observer::bind(&config, AccountCreated::ROUTING_KEY).await;
+    let relay = Relay::start(&pool, &config, Default::default());
     tokio::time::sleep(Duration::from_secs(3)).await;
-    relay
+    (pool, observer, relay)
 }
 
 #[tokio::test]
 async fn an_event_committed_while_the_relay_waits_is_published_at_once() {
-    let (_url, pool) = database().await;
-    let config = testing::amqp_config();
-    let observer = testing::Observer::bind(&config, AccountCreated::ROUTING_KEY).await;
-    let relay = idle_relay(&pool, &config).await;
+    let (pool, observer, relay) = idle_relay().await;
 
     let mut tx = pool.begin().await.unwrap();
     let id = outbox::enqueue(&mut tx, &account_created("woken"))
@@ -277,10 +277,7 @@ async fn an_event_committed_while_the_relay_waits_is_published_at_once() {
 
 #[tokio::test]
 async fn an_event_committed_long_after_its_enqueue_is_published_soon_after_the_commit() {
-    let (_url, pool) = database().await;
-    let config = testing::amqp_config();
-    let observer = testing::Observer::bind(&config, AccountCreated::ROUTING_KEY).await;
-    let relay = idle_relay(&pool, &config).await;
+    let (pool, observer, relay) = idle_relay().await;
 
     let mut tx = pool.begin().await.unwrap();
     outbox::enqueue(&mut tx, &account_created("slow"))
