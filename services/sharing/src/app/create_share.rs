@@ -60,9 +60,16 @@ pub async fn create_share(
         None => {
             let items = prepare(deps.evidence, owner, &folder, &new).await?;
             let mut tx = deps.pool.begin().await?;
-            let share_id = record(&mut tx, owner, &folder, &new, &items).await?;
-            tx.commit().await?;
-            (share_id, true)
+            match record(&mut tx, owner, &folder, &new, &items).await? {
+                Some(share_id) => {
+                    tx.commit().await?;
+                    (share_id, true)
+                }
+                None => {
+                    drop(tx);
+                    (recorded_meanwhile(deps.pool, owner, &new).await?, false)
+                }
+            }
         }
     };
     let payment = pay(deps, owner, &folder, &new, share_id, fresh).await?;
@@ -85,6 +92,20 @@ pub async fn existing(
         Some(request) => Ok(Some(request.share_id)),
         None => Ok(None),
     }
+}
+
+/// The share a concurrent request with the same key recorded, after `record` found its key taken
+/// (the caller rolled its own writes back): that request's share is continued, as a retry's is.
+pub async fn recorded_meanwhile(
+    pool: &PgPool,
+    owner: Uuid,
+    new: &NewShare,
+) -> Result<Uuid, SharingError> {
+    existing(pool, owner, new).await?.ok_or_else(|| {
+        SharingError::Internal(anyhow::anyhow!(
+            "the idempotency key was taken, but no request holds it"
+        ))
+    })
 }
 
 /// Pays for the recorded share with a key derived from it. A refusal (nothing was charged)
@@ -214,14 +235,16 @@ pub async fn prepare(
 }
 
 /// Records the share awaiting payment, in the caller's transaction: its items (as they are
-/// now), one delivery per recipient, and the request's idempotency key.
+/// now), one delivery per recipient, and the request's idempotency key. None when a concurrent
+/// request with the same key recorded its share first: the caller rolls back and continues that
+/// one ([`recorded_meanwhile`]).
 pub async fn record(
     tx: &mut sqlx::PgConnection,
     owner: Uuid,
     folder: &FolderFacts,
     new: &NewShare,
     items: &[ItemFacts],
-) -> Result<Uuid, SharingError> {
+) -> Result<Option<Uuid>, SharingError> {
     let generated_for = match new.copy_type {
         CopyType::Authenticated => Some(
             directory::find(&mut *tx, owner)
@@ -279,7 +302,7 @@ pub async fn record(
         )
         .await?;
     }
-    shares::insert_request(
+    let recorded = shares::insert_request(
         &mut *tx,
         owner,
         &new.idempotency_key,
@@ -287,7 +310,7 @@ pub async fn record(
         share_id,
     )
     .await?;
-    Ok(share_id)
+    Ok(recorded.then_some(share_id))
 }
 
 /// A delivery with a fresh transaction number (drawn again on the rare collision).

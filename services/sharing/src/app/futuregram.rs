@@ -22,7 +22,7 @@ use crate::{
     directory,
     domain::{ExecutorContact, MAX_EXECUTORS, Recipient, hash_secret, secret},
     error::SharingError,
-    outbound::{Evidence, Messengers, Payments},
+    outbound::{Evidence, FolderFacts, ItemFacts, Messengers, Payments},
     state::Settings,
     store::{
         deliveries,
@@ -134,41 +134,16 @@ pub async fn create(
         Some(share_id) => (share_id, false),
         None => {
             let items = create_share::prepare(deps.evidence, owner, &folder, &new.share).await?;
-            let mut tx = deps.pool.begin().await?;
-            let share_id =
-                create_share::record(&mut tx, owner, &folder, &new.share, &items).await?;
-            futuregrams::insert(
-                &mut tx,
-                &NewFuturegram {
-                    share_id,
-                    owner_id: owner,
-                    situation_id: new.situation_id,
-                    release_at: new.release_at,
-                    recipients_paid: i32::try_from(new.share.recipients.len()).unwrap_or(i32::MAX),
-                },
-            )
-            .await?;
-            for executor in &new.executors {
-                // The real link's secret is drawn once paid, when the invitation goes out.
-                futuregrams::insert_executor(
-                    &mut tx,
-                    share_id,
-                    executor.email.as_str(),
-                    executor.phone_e164().as_deref(),
-                    &hash_secret(&secret()),
-                )
-                .await?;
+            match record(deps.pool, owner, &folder, &new, &items).await? {
+                Some(share_id) => (share_id, true),
+                None => (
+                    create_share::recorded_meanwhile(deps.pool, owner, &new.share).await?,
+                    false,
+                ),
             }
-            tx.commit().await?;
-            let ids: Vec<Uuid> = items.iter().map(|item| item.id).collect();
-            if let Err(err) = deps.evidence.hold(owner, share_id, &ids).await {
-                let mut conn = deps.pool.acquire().await?;
-                shares::delete_unpaid(&mut conn, share_id).await?;
-                return Err(err);
-            }
-            (share_id, true)
         }
     };
+    hold_unpaid(deps, owner, share_id).await?;
     let payment =
         match create_share::pay(&share_deps, owner, &folder, &new.share, share_id, fresh).await {
             Ok(payment) => payment,
@@ -195,6 +170,72 @@ pub async fn create(
         futuregram,
         payment,
     })
+}
+
+/// Holds the items of a futuregram awaiting payment. Every request places the hold, the first
+/// and its retries (placing it again changes nothing): a retry, or a request sent alongside with
+/// the same key, may continue a share whose first request has not placed it yet. A paid one
+/// keeps what its first request held (or let go at its release). A hold refused (an item gone)
+/// forgets the unpaid share, so a retry starts afresh.
+async fn hold_unpaid(deps: &Deps<'_>, owner: Uuid, share_id: Uuid) -> Result<(), SharingError> {
+    let ids: Vec<Uuid> = {
+        let mut conn = deps.pool.acquire().await?;
+        let share = shares::get(&mut conn, share_id)
+            .await?
+            .ok_or(SharingError::NotFound)?;
+        if share.state != "awaiting_payment" {
+            return Ok(());
+        }
+        let items = shares::items(&mut conn, share_id).await?;
+        items.into_iter().map(|item| item.item_id).collect()
+    };
+    if let Err(err) = deps.evidence.hold(owner, share_id, &ids).await {
+        let mut conn = deps.pool.acquire().await?;
+        shares::delete_unpaid(&mut conn, share_id).await?;
+        return Err(err);
+    }
+    Ok(())
+}
+
+/// Records the futuregram awaiting payment: its share (as `create_share::record`), the release
+/// and its executors, in one transaction. None when a concurrent request with the same key
+/// recorded its own first (nothing of this one is kept).
+async fn record(
+    pool: &sqlx::PgPool,
+    owner: Uuid,
+    folder: &FolderFacts,
+    new: &NewFuturegramRequest,
+    items: &[ItemFacts],
+) -> Result<Option<Uuid>, SharingError> {
+    let mut tx = pool.begin().await?;
+    let Some(share_id) = create_share::record(&mut tx, owner, folder, &new.share, items).await?
+    else {
+        return Ok(None);
+    };
+    futuregrams::insert(
+        &mut tx,
+        &NewFuturegram {
+            share_id,
+            owner_id: owner,
+            situation_id: new.situation_id,
+            release_at: new.release_at,
+            recipients_paid: i32::try_from(new.share.recipients.len()).unwrap_or(i32::MAX),
+        },
+    )
+    .await?;
+    for executor in &new.executors {
+        // The real link's secret is drawn once paid, when the invitation goes out.
+        futuregrams::insert_executor(
+            &mut tx,
+            share_id,
+            executor.email.as_str(),
+            executor.phone_e164().as_deref(),
+            &hash_secret(&secret()),
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(Some(share_id))
 }
 
 /// Once paid: the share waits for its release, executors are invited, the items' custody logs

@@ -60,6 +60,8 @@ pub async fn find_request(
     .await
 }
 
+/// Records the request's key for the share; false when a request with the same key recorded its
+/// own first (a concurrent one: this waits for its transaction, and is false once it committed).
 #[tracing::instrument(skip_all)]
 pub async fn insert_request(
     conn: &mut PgConnection,
@@ -67,10 +69,10 @@ pub async fn insert_request(
     key: &str,
     hash: &str,
     share_id: Uuid,
-) -> sqlx::Result<()> {
-    sqlx::query!(
+) -> sqlx::Result<bool> {
+    let inserted = sqlx::query!(
         "INSERT INTO share_requests (owner_id, idempotency_key, request_hash, share_id)
-         VALUES ($1, $2, $3, $4)",
+         VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
         owner,
         key,
         hash,
@@ -78,7 +80,7 @@ pub async fn insert_request(
     )
     .execute(conn)
     .await?;
-    Ok(())
+    Ok(inserted.rows_affected() == 1)
 }
 
 pub struct NewShareRow<'a> {

@@ -484,6 +484,48 @@ async fn executors_and_recipients_change_until_the_release_within_what_was_paid(
 }
 
 /// The futuregram's state in sharing's database, if it has a row.
+/// Requests sent together with one key make one futuregram and one charge, each answered with it,
+/// and its photo is held.
+#[tokio::test]
+async fn requests_sent_together_with_one_key_make_one_futuregram() {
+    let app = TestApp::spawn().await;
+    let owner = app.sharer().await;
+    let folder = app.folder(&owner, "Lease end").await;
+    let photo = app
+        .upload(&owner, &folder, jpeg(320, 240, 90), "image/jpeg")
+        .await;
+    let request = futuregram_of(
+        &folder,
+        &unique("heir"),
+        &[],
+        Some(Utc::now() + 3 * DAY),
+    );
+    let answers =
+        futures::future::join_all((0..4).map(|_| create(&app, &owner, request.clone()))).await;
+    let ids: Vec<String> = answers
+        .into_iter()
+        .map(|answer| answer.expect("every request is answered").share_id)
+        .collect();
+    assert!(ids.iter().all(|id| *id == ids[0]), "one futuregram: {ids:?}");
+    assert_eq!(
+        situation_of(&app, &owner, &request.situation_id).await.len(),
+        1
+    );
+    let movements = app
+        .payments()
+        .list_transactions(
+            owner.req(evidentia_common::proto::payments::v1::ListTransactionsRequest {}),
+        )
+        .await
+        .unwrap()
+        .into_inner()
+        .transactions;
+    let purchases = movements.iter().filter(|t| t.kind == "sharing").count();
+    assert_eq!(purchases, 1, "one purchase: {movements:?}");
+    let held = delete_item(&app, &owner, &photo.id).await.unwrap_err();
+    assert_eq!(reason(&held).as_deref(), Some("held"), "{held:?}");
+}
+
 async fn futuregram_state(app: &TestApp, share_id: &str) -> Option<String> {
     let mut conn = testing::connect(app.sharing_db()).await;
     sqlx::query_scalar!(

@@ -554,6 +554,45 @@ async fn expired_folders_declined_cards_and_bad_input_create_no_share() {
     );
 }
 
+/// Requests sent together with one key (a double tap, or a retry while the first is still in
+/// flight) make one share and one charge, and each of them is answered with that share.
+#[tokio::test]
+async fn requests_sent_together_with_one_key_make_one_share_and_one_charge() {
+    let app = TestApp::spawn().await;
+    let owner = app.sharer().await;
+    let folder = app.folder(&owner, "Deposit").await;
+    let photo = app
+        .upload(&owner, &folder, jpeg(320, 240, 10), "image/jpeg")
+        .await;
+    let request = share_of(
+        &folder,
+        pb::CopyType::Unauthenticated,
+        &[&photo.id],
+        "insurer@example.com",
+        "together",
+    );
+    let answers =
+        futures::future::join_all((0..4).map(|_| app.share(&owner, request.clone()))).await;
+    let ids: Vec<String> = answers
+        .into_iter()
+        .map(|answer| answer.expect("every request is answered").share.unwrap().id)
+        .collect();
+    assert!(ids.iter().all(|id| *id == ids[0]), "one share: {ids:?}");
+    let details = app.shares(&owner, &folder).await.unwrap();
+    assert_eq!(details.shares.len(), 1, "{details:?}");
+    let movements = app
+        .payments()
+        .list_transactions(
+            owner.req(evidentia_common::proto::payments::v1::ListTransactionsRequest {}),
+        )
+        .await
+        .unwrap()
+        .into_inner()
+        .transactions;
+    let purchases = movements.iter().filter(|t| t.kind == "sharing").count();
+    assert_eq!(purchases, 1, "one purchase: {movements:?}");
+}
+
 /// A second of a 440 Hz tone, as a WAV file.
 fn test_audio() -> Vec<u8> {
     let path = std::env::temp_dir().join(format!("tone-{}.wav", uuid::Uuid::new_v4()));
