@@ -26,7 +26,7 @@ function makeStore() {
 
 type Store = ReturnType<typeof makeStore>;
 
-function call(store: Store, url: string) {
+function call(store: Store, url: string, type: BaseQueryApi['type'] = 'query') {
   const api: BaseQueryApi = {
     signal: new AbortController().signal,
     abort: () => undefined,
@@ -34,7 +34,7 @@ function call(store: Store, url: string) {
     getState: store.getState,
     extra: undefined,
     endpoint: 'probe',
-    type: 'query',
+    type,
   };
   return baseQuery(url, api, {});
 }
@@ -159,6 +159,31 @@ describe('base query', () => {
     await call(store, 'x/');
 
     expect(store.getState().snackbar).toMatchObject({ isShown: true, type: 'error', message: SERVER_ERROR_MESSAGE });
+  });
+
+  it('takes the generic message away when a change tried again succeeds, not when a read does', async () => {
+    const answers = [new Response('upstream connect error', { status: 503 }), json(200, { ok: true }), json(200, { ok: true })];
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.resolve(answers.shift())));
+    const store = makeStore();
+    store.dispatch(tokensReceived({ access: 'access-2', refresh: 'r2' }));
+
+    await call(store, 'pay/', 'mutation');
+    await call(store, 'list/', 'query');
+    expect(store.getState().snackbar).toMatchObject({ isShown: true, message: SERVER_ERROR_MESSAGE });
+
+    await call(store, 'pay/', 'mutation');
+    expect(store.getState().snackbar.isShown).toBe(false);
+  });
+
+  it('leaves any other message up when a change succeeds', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.resolve(json(200, { ok: true }))));
+    const store = makeStore();
+    store.dispatch(tokensReceived({ access: 'access-2', refresh: 'r2' }));
+    store.dispatch(snackbarSlice.actions.showSnackbar({ message: 'Card was added', type: 'success' }));
+
+    await call(store, 'pay/', 'mutation');
+
+    expect(store.getState().snackbar).toMatchObject({ isShown: true, message: 'Card was added' });
   });
 
   it('shows no message for a client error', async () => {

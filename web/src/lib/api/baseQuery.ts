@@ -1,8 +1,9 @@
 //! The base query of the one RTK Query API: bearer token, camelCase responses, a single token
 //! refresh on 401 behind a mutex while other requests wait (spec §4 "Session", §9: 500 ms retry
-//! wait), log-out when the refresh fails, and the generic message for any 5xx (spec §8). The same
-//! refresh serves the idle action (`refreshSession`). A 401 about a shared folder's access token
-//! (`folder_token_invalid`) is not about the session: it is answered as it is.
+//! wait), log-out when the refresh fails, and the generic message for any 5xx (spec §8), taken away
+//! when a later change succeeds. The same refresh serves the idle action (`refreshSession`). A 401
+//! about a shared folder's access token (`folder_token_invalid`) is not about the session: it is
+//! answered as it is.
 import { Mutex } from 'async-mutex';
 import {
   fetchBaseQuery,
@@ -13,7 +14,7 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import { camelize } from '../case';
 import { loggedOut, tokensReceived, type LoginInfo } from '../session/loginInfoSlice';
-import { showSnackbar } from '../ui/uiSlice';
+import { hideSnackbar, showSnackbar } from '../ui/uiSlice';
 import { FOLDER_TOKEN_INVALID, hasErrorCode, SERVER_ERROR_MESSAGE } from './errors';
 
 export const REFRESH_RETRY_WAIT_MS = 500;
@@ -119,6 +120,15 @@ function finish(result: RawResult, api: BaseQueryApi): RawResult {
   const status = result.error ? httpStatus(result.error) : undefined;
   if (status !== undefined && status >= 500) {
     api.dispatch(showSnackbar({ message: SERVER_ERROR_MESSAGE, type: 'error' }));
+  } else if (!result.error && api.type === 'mutation' && showsServerError(api)) {
+    // The user tried again and it worked: the failure still on screen is no longer true (a
+    // success page under "An error occurred" invites paying twice).
+    api.dispatch(hideSnackbar());
   }
   return result.data === undefined ? result : { ...result, data: camelize(result.data) };
+}
+
+function showsServerError(api: BaseQueryApi): boolean {
+  const { snackbar } = api.getState() as { snackbar: { isShown: boolean; message: string; type: string } };
+  return snackbar.isShown && snackbar.type === 'error' && snackbar.message === SERVER_ERROR_MESSAGE;
 }

@@ -40,12 +40,12 @@ export function fieldErrors(error: unknown): Record<string, string> {
   return out;
 }
 
+/**
+ * The HTTP status of a failed call, also of an answer whose body was not JSON (a proxy's plain-text
+ * 502 or 503 is a server failure, not a missing answer); undefined when no answer came.
+ */
 export function errorStatus(error: unknown): number | undefined {
-  if (error && typeof error === 'object' && 'status' in error) {
-    const status = (error as { status: unknown }).status;
-    return typeof status === 'number' ? status : undefined;
-  }
-  return undefined;
+  return statusOf(error);
 }
 
 /** The HTTP status of an error, also for an answer whose body was not JSON (`originalStatus`). */

@@ -2,7 +2,7 @@
 // checkout) and the cost estimator (size and months -> storage-price-prolong/calculate).
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeTestStore, renderAt, serve, type ApiCall } from '../../../testing';
+import { answer, makeTestStore, renderAt, serve, type ApiCall } from '../../../testing';
 import { ExtendStorageDatePage } from './ExtendStorageDatePage';
 import { CostEstimatorPage, sizeError } from './PricesPages';
 
@@ -60,6 +60,22 @@ describe('extend storage date', () => {
     expect(calls.filter((c) => c.path === 'payments/storage-price-prolong/calculate/').at(-1)?.body).toEqual({ folder_id: 'f1', months: 3 });
     fireEvent.click(screen.getByRole('button', { name: 'Continue to Checkout' }));
     expect(router.state.location.pathname + router.state.location.search).toBe('/checkout?kind=storage_extension&folderId=f1&months=3');
+  });
+
+  it("never shows one choice's figures beside another: a failed price leaves nothing to continue with", async () => {
+    serve({
+      'GET evidence/folders/f1/': { id: 'f1', name: 'Car rental', file_count: 1, used_bytes: 10, expired: false, expire_soon: true, expiration_date: '2026-12-01T12:00:00Z' },
+      'GET payments/pricing/': PRICING,
+      'POST payments/storage-price-prolong/calculate/': (call: ApiCall) =>
+        (call.body as { months: number }).months === 6 ? answer(500, { errors: [{ message: 'boom', code: 'server_error' }] }) : price(call),
+    });
+    renderAt(makeTestStore(), [{ path: '/extend-storage-date/:folderId', element: <ExtendStorageDatePage /> }], '/extend-storage-date/f1');
+    await waitFor(() => expect(screen.getByTestId('new-storage-date')).toHaveTextContent('Jan 1, 2027'));
+    fireEvent.click(screen.getByRole('button', { name: '6 months' }));
+    expect(await screen.findByText('The price could not be calculated.')).toBeInTheDocument();
+    expect(screen.getByTestId('new-storage-date')).toHaveTextContent('—');
+    expect(screen.queryByTestId('wallet-total')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Continue to Checkout' })).toBeDisabled();
   });
 });
 

@@ -23,6 +23,9 @@ export function ExtendStorageDatePage() {
   const months = chosen ?? options[0] ?? 1;
   const price = useStoragePriceQuery({ folder_id: folderId, months }, { skip: !folderId });
   const current = price.data?.currentStorageDate ?? folder.data?.expirationDate ?? null;
+  // The figures of the months now chosen only: while another choice is priced, or when its price
+  // failed, the last one's must not stand beside it.
+  const quote = price.currentData;
 
   return (
     <main className="page checkout">
@@ -40,13 +43,13 @@ export function ExtendStorageDatePage() {
         </div>
         <div>
           <dt>New storage date</dt>
-          <dd data-testid="new-storage-date">{price.data?.newStorageDate ? formatDate(price.data.newStorageDate) : '—'}</dd>
+          <dd data-testid="new-storage-date">{quote?.newStorageDate ? formatDate(quote.newStorageDate) : '—'}</dd>
         </div>
       </dl>
-      {price.isFetching && !price.data && <p className="muted">Calculating…</p>}
-      {price.isError && <p className="muted">The price could not be calculated.</p>}
-      {price.data && <BreakdownTable breakdown={price.data} via="both" />}
-      <PrimaryButton disabled={!price.data || price.isFetching} onClick={() => void navigate(checkoutUrl({ kind: 'storage_extension', folderId, months }))}>
+      {price.isFetching && !quote && <p className="muted">Calculating…</p>}
+      {price.isError && !price.isFetching && <p className="muted">The price could not be calculated.</p>}
+      {quote && <BreakdownTable breakdown={quote} via="both" />}
+      <PrimaryButton disabled={!quote || price.isFetching} onClick={() => void navigate(checkoutUrl({ kind: 'storage_extension', folderId, months }))}>
         Continue to Checkout
       </PrimaryButton>
     </main>

@@ -23,6 +23,7 @@ import { RecipientForm } from './RecipientForm';
 import { COPY_TYPE_LABELS, MESSAGES } from '../model/labels';
 import { formatDateTime } from '../../../lib/format/format';
 import { EXECUTOR_STATE_LABELS, FUTUREGRAM_STATE_LABELS } from '../model/futuregram';
+import '../sharing.css';
 import '../futuregram.css';
 
 const MAX_EXECUTORS = 10;
@@ -195,7 +196,7 @@ function FuturegramForm({ situation, folderId, onDone }: { situation: string; fo
           </li>
         ))}
       </ul>
-      {fields.recipients && <p role="alert">{fields.recipients}</p>}
+      {fields.recipients && <p role="alert" className="field__error">{fields.recipients}</p>}
 
       <h3>Executors</h3>
       <p className="muted">People you trust. They are asked by e-mail to accept; they can stop a dated release, or ask for one without a date.</p>
@@ -215,7 +216,7 @@ function FuturegramForm({ situation, folderId, onDone }: { situation: string; fo
           </li>
         ))}
       </ul>
-      {fields.executors && <p role="alert">{fields.executors}</p>}
+      {fields.executors && <p role="alert" className="field__error">{fields.executors}</p>}
 
       <fieldset>
         <legend>Release</legend>
@@ -246,7 +247,7 @@ function FuturegramForm({ situation, folderId, onDone }: { situation: string; fo
           CreditCard Wallet{price.data && ` · ${formatMoney(price.data.walletTotal)}`}
         </label>
       </fieldset>
-      {general && <p role="alert">{general}</p>}
+      {general && <p role="alert" className="field__error">{general}</p>}
       <PrimaryButton loading={created.isLoading} disabled={recipients.length === 0} onClick={() => void submit()}>
         Pay and Schedule
       </PrimaryButton>

@@ -75,7 +75,7 @@ function WhoToShareWith({ folderId, draft, copyType }: { folderId: string; draft
 
       {count > 0 && (
         <section className="card sharing-price" aria-label="Price">
-          {price.isFetching && !price.data && <p className="muted">Calculating…</p>}
+          {price.isFetching && !price.currentData && <p className="muted">Calculating…</p>}
           {price.isError && (
             <div className="sharing-failure">
               <p className="muted">The price could not be calculated.</p>
@@ -84,15 +84,15 @@ function WhoToShareWith({ folderId, draft, copyType }: { folderId: string; draft
               </PrimaryButton>
             </div>
           )}
-          {price.data && !price.isError && (
+          {price.currentData && !price.isError && (
             <dl className="sharing-facts">
               <div>
                 <dt>For {plural(count, 'recipient')}, by card</dt>
-                <dd data-testid="share-price-card">{formatMoney(price.data.total)}</dd>
+                <dd data-testid="share-price-card">{formatMoney(price.currentData.total)}</dd>
               </div>
               <div>
                 <dt>From the CreditCard Wallet</dt>
-                <dd data-testid="share-price-wallet">{formatMoney(price.data.walletTotal)}</dd>
+                <dd data-testid="share-price-wallet">{formatMoney(price.currentData.walletTotal)}</dd>
               </div>
             </dl>
           )}
