@@ -40,6 +40,8 @@ pub struct ItemFacts {
     /// `image`, `video` or `audio`.
     pub media_type: &'static str,
     pub verified: bool,
+    /// Its bytes failed evidence's size or SHA-256 check: it will never be verified.
+    pub rejected: bool,
     pub sha256: String,
     pub captured_at: DateTime<Utc>,
     pub received_at: Option<DateTime<Utc>>,
@@ -558,6 +560,7 @@ impl Evidence for EvidenceGrpc {
                     id: Uuid::parse_str(&item.id).ok()?,
                     media_type: media_type(item.media_type),
                     verified: item.status == evidence::ItemStatus::Verified as i32,
+                    rejected: item.status == evidence::ItemStatus::Rejected as i32,
                     captured_at: item
                         .captured_at
                         .as_ref()

@@ -183,11 +183,15 @@ fn pay_request(folder: &FolderFacts, new: &NewShare, share_id: Uuid) -> payments
     }
 }
 
-/// The items a share takes: every file of the folder, or the chosen ones; each must be stored
-/// and verified.
+pub const REJECTED_MESSAGE: &str =
+    "A chosen file failed its check on upload. Delete it or take it again, then share.";
+
+/// The items a share takes: every file of the folder but those rejected on upload (they are not
+/// evidence, and waiting will not change them), or the chosen ones; each must be stored and
+/// verified.
 fn choose(items: Vec<ItemFacts>, chosen: &[Uuid]) -> Result<Vec<ItemFacts>, SharingError> {
     let picked: Vec<ItemFacts> = if chosen.is_empty() {
-        items
+        items.into_iter().filter(|item| !item.rejected).collect()
     } else {
         let mut picked = Vec::with_capacity(chosen.len());
         for id in chosen {
@@ -211,6 +215,9 @@ fn choose(items: Vec<ItemFacts>, chosen: &[Uuid]) -> Result<Vec<ItemFacts>, Shar
             "item_ids",
             "There are no files to share in this folder.",
         ));
+    }
+    if picked.iter().any(|item| item.rejected) {
+        return Err(SharingError::invalid("item_ids", REJECTED_MESSAGE));
     }
     if picked.iter().any(|item| !item.verified) {
         return Err(SharingError::invalid(

@@ -6,7 +6,10 @@
 use std::{process::Command, time::Duration};
 
 use evidentia_common::{
-    proto::sharing::v1::{self as pb, verify_request::By},
+    proto::{
+        evidence::v1 as evidence_pb,
+        sharing::v1::{self as pb, verify_request::By},
+    },
     testing::{self, DECLINED_OFF_SESSION, fetch, field_errors, jpeg, reason, sha256, test_video},
 };
 use tonic::Code;
@@ -591,6 +594,87 @@ async fn requests_sent_together_with_one_key_make_one_share_and_one_charge() {
         .transactions;
     let purchases = movements.iter().filter(|t| t.kind == "sharing").count();
     assert_eq!(purchases, 1, "one purchase: {movements:?}");
+}
+
+/// A file rejected on upload (its bytes are not what was registered) is never evidence: a share
+/// of the whole folder leaves it out, and choosing it is refused with what to do.
+#[tokio::test]
+async fn a_file_rejected_on_upload_is_left_out_of_a_whole_folder_share() {
+    let app = TestApp::spawn().await;
+    let owner = app.sharer().await;
+    let folder = app.folder(&owner, "Deposit").await;
+    app.upload(&owner, &folder, jpeg(320, 240, 10), "image/jpeg")
+        .await;
+    let registered = jpeg(320, 240, 20);
+    let mut sent = registered.clone();
+    let last = sent.len() - 3;
+    sent[last] ^= 0x55;
+    let created = app
+        .evidence()
+        .create_item(owner.req(testing::capture(&folder, &registered, "image/jpeg")))
+        .await
+        .unwrap()
+        .into_inner();
+    let Some(evidence_pb::create_item_response::Upload::Single(post)) = &created.upload else {
+        panic!("a single upload, not {:?}", created.upload);
+    };
+    assert!(testing::post_form(post, sent, "image/jpeg").await.is_success());
+    let rejected = created.item.unwrap().id;
+    app.evidence()
+        .finish_upload(owner.req(evidence_pb::FinishUploadRequest {
+            item_id: rejected.clone(),
+        }))
+        .await
+        .ok();
+    testing::eventually("the upload rejected", Duration::from_secs(60), || async {
+        let found = app
+            .evidence()
+            .get_item(owner.req(evidence_pb::GetItemRequest {
+                item_id: rejected.clone(),
+            }))
+            .await
+            .ok()?
+            .into_inner();
+        (found.status == evidence_pb::ItemStatus::Rejected as i32).then_some(())
+    })
+    .await;
+
+    let chosen = app
+        .share(
+            &owner,
+            share_of(
+                &folder,
+                pb::CopyType::Unauthenticated,
+                &[&rejected],
+                "insurer@example.com",
+                "rejected-chosen",
+            ),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        field_errors(&chosen).first(),
+        Some(&(
+            "item_ids".to_owned(),
+            "A chosen file failed its check on upload. Delete it or take it again, then share."
+                .to_owned()
+        )),
+        "{chosen:?}"
+    );
+    let whole = app
+        .share(
+            &owner,
+            share_of(
+                &folder,
+                pb::CopyType::Unauthenticated,
+                &[],
+                "insurer@example.com",
+                "whole-folder",
+            ),
+        )
+        .await
+        .unwrap();
+    assert_eq!(whole.share.unwrap().item_count, 1);
 }
 
 /// A second of a 440 Hz tone, as a WAV file.
