@@ -433,6 +433,7 @@ fn revoke_share(path: String) -> Share =
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ActiveQuery {
     /// Turn the link on (true) or off (false).
     pub active: bool,
@@ -467,7 +468,7 @@ async fn create_url(
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
-pub struct SendCodeRequest {
+pub struct AccessCodeRequest {
     /// The two token segments of the link in the recipient's message.
     #[schema(max_length = 100)]
     pub t1: String,
@@ -497,13 +498,13 @@ impl From<sharing::AccessCodeSent> for CodeSent {
 }
 
 /// Sends a 6-digit code to the address the share was sent to (the link alone opens nothing).
-#[utoipa::path(post, path = "/api/sharing/code/send/", tag = "sharing", request_body = SendCodeRequest,
+#[utoipa::path(post, path = "/api/sharing/code/send/", tag = "sharing", request_body = AccessCodeRequest,
     responses((status = 200, body = CodeSent), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 429, body = ErrorBody)))]
 async fn send_access_code(
     State(state): State<AppState>,
     Client(caller): Client,
-    ApiJson(body): ApiJson<SendCodeRequest>,
+    ApiJson(body): ApiJson<AccessCodeRequest>,
 ) -> ApiResult<Json<CodeSent>> {
     let request = sharing::SendAccessCodeRequest {
         t1: body.t1,
@@ -649,6 +650,7 @@ async fn view_authenticated(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct LinkQuery {
     /// A public link's token; without it, the `X-Folder-Token` header.
     #[param(max_length = 200)]
@@ -674,6 +676,7 @@ async fn view_unauthenticated(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct CopyEventQuery {
     /// A public link's token; without it, the `X-Folder-Token` header.
     #[param(max_length = 200)]

@@ -69,9 +69,12 @@ async fn epoch() -> Option<String> {
 
 /// A new user whose `users` row changes without notice (its trigger off), with their id and a
 /// connection to accounts' database: a change made there beside the API is unseen by the cache.
+/// The user's payments customer exists first: payments makes it after the sign-up, and its
+/// arrival would rightly replace the stored profile in the middle of a check.
 async fn unnoticed_user(stack: &Stack) -> (SignedUp, Uuid, PgConnection) {
     let user = stack.sign_up().await;
-    let id = user_id(&me(stack, &user).await);
+    let settled = me_until(stack, &user, |me| me["stripe_customer_id"].is_string()).await;
+    let id = user_id(&settled);
     let mut accounts = testing::connect(&stack.accounts_db).await;
     sqlx::query("ALTER TABLE users DISABLE TRIGGER profile_changed")
         .execute(&mut accounts)

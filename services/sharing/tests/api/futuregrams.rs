@@ -494,21 +494,21 @@ async fn requests_sent_together_with_one_key_make_one_futuregram() {
     let photo = app
         .upload(&owner, &folder, jpeg(320, 240, 90), "image/jpeg")
         .await;
-    let request = futuregram_of(
-        &folder,
-        &unique("heir"),
-        &[],
-        Some(Utc::now() + 3 * DAY),
-    );
+    let request = futuregram_of(&folder, &unique("heir"), &[], Some(Utc::now() + 3 * DAY));
     let answers =
         futures::future::join_all((0..4).map(|_| create(&app, &owner, request.clone()))).await;
     let ids: Vec<String> = answers
         .into_iter()
         .map(|answer| answer.expect("every request is answered").share_id)
         .collect();
-    assert!(ids.iter().all(|id| *id == ids[0]), "one futuregram: {ids:?}");
+    assert!(
+        ids.iter().all(|id| *id == ids[0]),
+        "one futuregram: {ids:?}"
+    );
     assert_eq!(
-        situation_of(&app, &owner, &request.situation_id).await.len(),
+        situation_of(&app, &owner, &request.situation_id)
+            .await
+            .len(),
         1
     );
     let movements = app

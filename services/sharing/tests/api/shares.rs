@@ -618,7 +618,11 @@ async fn a_file_rejected_on_upload_is_left_out_of_a_whole_folder_share() {
     let Some(evidence_pb::create_item_response::Upload::Single(post)) = &created.upload else {
         panic!("a single upload, not {:?}", created.upload);
     };
-    assert!(testing::post_form(post, sent, "image/jpeg").await.is_success());
+    assert!(
+        testing::post_form(post, sent, "image/jpeg")
+            .await
+            .is_success()
+    );
     let rejected = created.item.unwrap().id;
     app.evidence()
         .finish_upload(owner.req(evidence_pb::FinishUploadRequest {

@@ -2278,6 +2278,11 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Accepted: Record<string, never>;
+        AccessCodeRequest: {
+            /** @description The two token segments of the link in the recipient's message. */
+            t1: string;
+            t2: string;
+        };
         AccessGranted: {
             /** @description Send it as `X-Folder-Token` (spec §3 loginInfo.accessFolderToken). */
             access_folder_token: string;
@@ -8431,7 +8436,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SendCodeRequest"];
+                "application/json": components["schemas"]["AccessCodeRequest"];
             };
         };
         responses: {
@@ -8677,16 +8682,17 @@ export interface operations {
     };
     copy_event: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A public link's token; without it, the `X-Folder-Token` header. */
+                link?: string;
+                /** @description A released futuregram's view link token, in place of both. */
+                futuregram?: string;
+            };
             header?: {
                 "X-Folder-Token"?: string | null;
             };
             path: {
                 copy_id: string;
-                /** @description A public link's token; without it, the `X-Folder-Token` header. */
-                link: string | null;
-                /** @description A released futuregram's view link token, in place of both. */
-                futuregram: string | null;
             };
             cookie?: never;
         };
@@ -9818,12 +9824,12 @@ export interface operations {
     };
     create_url: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query: {
                 /** @description Turn the link on (true) or off (false). */
                 active: boolean;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody: {
@@ -9979,14 +9985,14 @@ export interface operations {
     };
     view_unauthenticated: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A public link's token; without it, the `X-Folder-Token` header. */
+                link?: string;
+            };
             header?: {
                 "X-Folder-Token"?: string | null;
             };
-            path: {
-                /** @description A public link's token; without it, the `X-Folder-Token` header. */
-                link: string | null;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
