@@ -511,17 +511,8 @@ async fn requests_sent_together_with_one_key_make_one_futuregram() {
             .len(),
         1
     );
-    let movements = app
-        .payments()
-        .list_transactions(
-            owner.req(evidentia_common::proto::payments::v1::ListTransactionsRequest {}),
-        )
-        .await
-        .unwrap()
-        .into_inner()
-        .transactions;
-    let purchases = movements.iter().filter(|t| t.kind == "sharing").count();
-    assert_eq!(purchases, 1, "one purchase: {movements:?}");
+    let purchases = app.sharing_purchases(&owner).await;
+    assert_eq!(purchases.len(), 1, "one purchase: {purchases:?}");
     let held = delete_item(&app, &owner, &photo.id).await.unwrap_err();
     assert_eq!(reason(&held).as_deref(), Some("held"), "{held:?}");
 }

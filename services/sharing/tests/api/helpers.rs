@@ -131,6 +131,18 @@ impl TestApp {
         PaymentsServiceClient::new(self.payments.channel.clone())
     }
 
+    /// The user's purchases of shares and futuregrams, as payments lists them.
+    pub async fn sharing_purchases(&self, user: &User) -> Vec<payments_pb::Transaction> {
+        let listed = self
+            .payments()
+            .list_transactions(user.req(payments_pb::ListTransactionsRequest {}))
+            .await
+            .unwrap()
+            .into_inner()
+            .transactions;
+        listed.into_iter().filter(|t| t.kind == "sharing").collect()
+    }
+
     /// The scheduler's clock, shared by every sharing process: tests move it forward.
     pub fn clock(&self) -> &Clock {
         &self.config.settings.clock

@@ -90,17 +90,8 @@ async fn an_authenticated_share_is_paid_once_rendered_with_the_banner_and_opened
         Code::AlreadyExists,
         "a key reused for another request: {reused:?}"
     );
-    let movements = app
-        .payments()
-        .list_transactions(
-            owner.req(evidentia_common::proto::payments::v1::ListTransactionsRequest {}),
-        )
-        .await
-        .unwrap()
-        .into_inner()
-        .transactions;
-    let purchases = movements.iter().filter(|t| t.kind == "sharing").count();
-    assert_eq!(purchases, 1, "one purchase: {movements:?}");
+    let purchases = app.sharing_purchases(&owner).await;
+    assert_eq!(purchases.len(), 1, "one purchase: {purchases:?}");
 
     let details = until_ready(&app, &owner, &folder).await;
     let shared = &details.shares[0];
@@ -583,17 +574,8 @@ async fn requests_sent_together_with_one_key_make_one_share_and_one_charge() {
     assert!(ids.iter().all(|id| *id == ids[0]), "one share: {ids:?}");
     let details = app.shares(&owner, &folder).await.unwrap();
     assert_eq!(details.shares.len(), 1, "{details:?}");
-    let movements = app
-        .payments()
-        .list_transactions(
-            owner.req(evidentia_common::proto::payments::v1::ListTransactionsRequest {}),
-        )
-        .await
-        .unwrap()
-        .into_inner()
-        .transactions;
-    let purchases = movements.iter().filter(|t| t.kind == "sharing").count();
-    assert_eq!(purchases, 1, "one purchase: {movements:?}");
+    let purchases = app.sharing_purchases(&owner).await;
+    assert_eq!(purchases.len(), 1, "one purchase: {purchases:?}");
 }
 
 /// A file rejected on upload (its bytes are not what was registered) is never evidence: a share
