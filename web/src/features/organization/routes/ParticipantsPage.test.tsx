@@ -328,6 +328,7 @@ describe('outside any organization', () => {
     open();
     expect(await screen.findByText(NOT_AN_ORGANIZATION)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Sign Up as an Organization' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Settings/ })).toHaveAttribute('href', '/dashboard/settings');
     expect(routes(calls)).toEqual(['GET accounts/organization/']);
   });
 

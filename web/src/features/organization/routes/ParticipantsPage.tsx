@@ -36,12 +36,16 @@ import '../organization.css';
 
 export const ORGANIZATION_CAPTURES = '/dashboard/organization-captures';
 
+/** Where an account outside any organization came from, or returns to while this one loads. */
+const SETTINGS = '/dashboard/settings';
+
 export function ParticipantsPage() {
   const organization = useOrganizationQuery();
 
   if (organization.isLoading) {
     return (
       <main className="page">
+        <BackControl to={SETTINGS} label="Settings" />
         <h1>Participants</h1>
         <p className="muted">Loading…</p>
       </main>
@@ -50,6 +54,7 @@ export function ParticipantsPage() {
   if (!organization.data) {
     return (
       <main className="page">
+        <BackControl to={SETTINGS} label="Settings" />
         <h1>Participants</h1>
         {errorStatus(organization.error) === 404 ? (
           <NotAnOrganization />
