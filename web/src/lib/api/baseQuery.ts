@@ -14,8 +14,8 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import { camelize } from '../case';
 import { loggedOut, tokensReceived, type LoginInfo } from '../session/loginInfoSlice';
-import { hideSnackbar, showSnackbar } from '../ui/uiSlice';
-import { FOLDER_TOKEN_INVALID, hasErrorCode, SERVER_ERROR_MESSAGE } from './errors';
+import { hideSnackbar, showSnackbar, type SnackbarState } from '../ui/uiSlice';
+import { errorStatus, FOLDER_TOKEN_INVALID, hasErrorCode, SERVER_ERROR_MESSAGE } from './errors';
 
 export const REFRESH_RETRY_WAIT_MS = 500;
 export const REFRESH_PATH = 'accounts/token/refresh/';
@@ -110,14 +110,8 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryE
 
 type RawResult = Awaited<ReturnType<typeof rawBaseQuery>>;
 
-/** The HTTP status of a failed call, including the original status of a body that was not JSON. */
-function httpStatus(error: FetchBaseQueryError): number | undefined {
-  if (typeof error.status === 'number') return error.status;
-  return error.status === 'PARSING_ERROR' ? error.originalStatus : undefined;
-}
-
 function finish(result: RawResult, api: BaseQueryApi): RawResult {
-  const status = result.error ? httpStatus(result.error) : undefined;
+  const status = result.error ? errorStatus(result.error) : undefined;
   if (status !== undefined && status >= 500) {
     api.dispatch(showSnackbar({ message: SERVER_ERROR_MESSAGE, type: 'error' }));
   } else if (!result.error && api.type === 'mutation' && showsServerError(api)) {
@@ -129,6 +123,6 @@ function finish(result: RawResult, api: BaseQueryApi): RawResult {
 }
 
 function showsServerError(api: BaseQueryApi): boolean {
-  const { snackbar } = api.getState() as { snackbar: { isShown: boolean; message: string; type: string } };
+  const { snackbar } = api.getState() as { snackbar: SnackbarState };
   return snackbar.isShown && snackbar.type === 'error' && snackbar.message === SERVER_ERROR_MESSAGE;
 }

@@ -40,16 +40,12 @@ export function fieldErrors(error: unknown): Record<string, string> {
   return out;
 }
 
+
 /**
  * The HTTP status of a failed call, also of an answer whose body was not JSON (a proxy's plain-text
  * 502 or 503 is a server failure, not a missing answer); undefined when no answer came.
  */
 export function errorStatus(error: unknown): number | undefined {
-  return statusOf(error);
-}
-
-/** The HTTP status of an error, also for an answer whose body was not JSON (`originalStatus`). */
-function statusOf(error: unknown): number | undefined {
   if (!error || typeof error !== 'object') return undefined;
   const e = error as { status?: unknown; originalStatus?: unknown };
   if (typeof e.status === 'number') return e.status;
@@ -58,12 +54,12 @@ function statusOf(error: unknown): number | undefined {
 
 /** True when the server answered for good (a 4xx): the same key would only replay that answer. */
 export function isDefinitive(error: unknown): boolean {
-  const status = statusOf(error);
+  const status = errorStatus(error);
   return status !== undefined && status >= 400 && status < 500;
 }
 
 /** True for a 5xx: the base query has already shown the generic message (spec §8). */
 export function alreadyReported(error: unknown): boolean {
-  const status = statusOf(error);
+  const status = errorStatus(error);
   return status !== undefined && status >= 500;
 }

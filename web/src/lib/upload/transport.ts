@@ -46,16 +46,9 @@ export function storageFailureReason(status: number, body = ''): string {
   return UPLOAD_REASONS.storageRefused;
 }
 
-/** The HTTP status of a failed call, also when its body was not JSON (Envoy's plain 503). */
-function httpStatus(error: unknown): number | undefined {
-  const status = errorStatus(error);
-  if (status !== undefined) return status;
-  const original = error && typeof error === 'object' && 'originalStatus' in error ? error.originalStatus : undefined;
-  return typeof original === 'number' ? original : undefined;
-}
 
 function failure(error: unknown): UploadError {
-  const status = httpStatus(error);
+  const status = errorStatus(error);
   if (status === undefined) return new UploadError(CONNECTION_LOST, true);
   const message = firstErrorMessage(error, apiFailureReason(status));
   return new UploadError(message, status >= 500 || status === 429);

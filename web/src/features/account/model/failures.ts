@@ -12,20 +12,13 @@ export type Failure =
   | { kind: 'fields'; fields: Record<string, string> }
   | { kind: 'message'; message: string };
 
-/** The HTTP status, including that of a 5xx whose body was no JSON (Envoy's plain 503). */
-function httpStatus(error: unknown): number | undefined {
-  const status = errorStatus(error);
-  if (status !== undefined) return status;
-  const original = error && typeof error === 'object' && 'originalStatus' in error ? error.originalStatus : undefined;
-  return typeof original === 'number' ? original : undefined;
-}
 
 /**
  * `fieldNames` maps the request's field names to the form's (a request field that is an object,
  * like `new_phone_number`, also takes the errors of its parts, `new_phone_number.national_number`).
  */
 export function classifyFailure(error: unknown, fieldNames: Record<string, string>, fallback: string): Failure {
-  const status = httpStatus(error);
+  const status = errorStatus(error);
   if (status !== undefined && status >= 500) return { kind: 'reported' };
   const byField = fieldErrors(error);
   if (byField[PASSWORD_TOKEN_FIELD]) return { kind: 'password-token', message: byField[PASSWORD_TOKEN_FIELD] };
