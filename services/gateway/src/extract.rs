@@ -53,11 +53,11 @@ where
     }
 }
 
-pub const REQUIRED: &str = "This field is required";
-pub const WHOLE_NUMBER: &str = "Enter a whole number.";
-pub const OUT_OF_RANGE: &str = "This number is out of range.";
-pub const WRONG_KIND: &str = "This value is not of the right kind.";
-pub const GIVEN_TWICE: &str = "This field is given more than once.";
+const REQUIRED: &str = "This field is required";
+const WHOLE_NUMBER: &str = "Enter a whole number.";
+const OUT_OF_RANGE: &str = "This number is out of range.";
+const WRONG_KIND: &str = "This value is not of the right kind.";
+const GIVEN_TWICE: &str = "This field is given more than once.";
 
 /// The body as `T`. Valid JSON of the wrong shape is a 400 on the field at fault, in words a
 /// person can act on: the parser's own text names Rust types and columns of the body.
@@ -102,12 +102,6 @@ fn data_error(path: &str, text: &str) -> (Option<String>, String) {
     }
     if let Some(name) = quoted("duplicate field `") {
         return (at(&name), GIVEN_TWICE.to_owned());
-    }
-    if let Some(name) = quoted("unknown field `") {
-        return (
-            at(&name),
-            "This field is not part of the request.".to_owned(),
-        );
     }
     if text.starts_with("unknown variant `") {
         let choices: Vec<&str> = text
