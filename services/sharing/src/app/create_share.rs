@@ -55,23 +55,17 @@ pub async fn create_share(
     new: NewShare,
 ) -> Result<Created, SharingError> {
     let folder = deps.evidence.folder(owner, new.folder_id).await?;
-    let (share_id, fresh) = match existing(deps.pool, owner, &new).await? {
-        Some(share_id) => (share_id, false),
-        None => {
-            let items = prepare(deps.evidence, owner, &folder, &new).await?;
-            let mut tx = deps.pool.begin().await?;
-            match record(&mut tx, owner, &folder, &new, &items).await? {
-                Some(share_id) => {
-                    tx.commit().await?;
-                    (share_id, true)
-                }
-                None => {
-                    drop(tx);
-                    (recorded_meanwhile(deps.pool, owner, &new).await?, false)
-                }
-            }
+    let (folder_ref, new_ref) = (&folder, &new);
+    let (share_id, fresh) = claim(deps.pool, owner, &new, move || async move {
+        let items = prepare(deps.evidence, owner, folder_ref, new_ref).await?;
+        let mut tx = deps.pool.begin().await?;
+        let recorded = record(&mut tx, owner, folder_ref, new_ref, &items).await?;
+        if recorded.is_some() {
+            tx.commit().await?;
         }
-    };
+        Ok(recorded)
+    })
+    .await?;
     let payment = pay(deps, owner, &folder, &new, share_id, fresh).await?;
     activate(deps, owner, share_id, &payment_number(&payment)).await?;
     let mut conn = deps.pool.acquire().await?;
@@ -94,18 +88,36 @@ pub async fn existing(
     }
 }
 
-/// The share a concurrent request with the same key recorded, after `record` found its key taken
-/// (the caller rolled its own writes back): that request's share is continued, as a retry's is.
-pub async fn recorded_meanwhile(
+/// How many times a request tries to record its share while other requests with its key take
+/// and free it; each free is a payment refused, so more than a few means something is wrong.
+const CLAIM_ATTEMPTS: usize = 5;
+
+/// The share this request continues and whether it recorded it itself (`fresh`): an earlier
+/// request's share when one holds the key, otherwise what `record_new` records. When a concurrent
+/// request took the key first (`record_new` answers None, its writes rolled back), that request's
+/// share is continued, as a retry's is; when that request's payment was refused meanwhile, which
+/// forgets its share and frees the key, this one starts afresh, as a retry would.
+pub async fn claim<F, Fut>(
     pool: &PgPool,
     owner: Uuid,
     new: &NewShare,
-) -> Result<Uuid, SharingError> {
-    existing(pool, owner, new).await?.ok_or_else(|| {
-        SharingError::Internal(anyhow::anyhow!(
-            "the idempotency key was taken, but no request holds it"
-        ))
-    })
+    mut record_new: F,
+) -> Result<(Uuid, bool), SharingError>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<Option<Uuid>, SharingError>>,
+{
+    for _ in 0..CLAIM_ATTEMPTS {
+        if let Some(share_id) = existing(pool, owner, new).await? {
+            return Ok((share_id, false));
+        }
+        if let Some(share_id) = record_new().await? {
+            return Ok((share_id, true));
+        }
+    }
+    Err(SharingError::Internal(anyhow::anyhow!(
+        "the idempotency key changed hands {CLAIM_ATTEMPTS} times"
+    )))
 }
 
 /// Pays for the recorded share with a key derived from it. A refusal (nothing was charged)
@@ -244,7 +256,7 @@ pub async fn prepare(
 /// Records the share awaiting payment, in the caller's transaction: its items (as they are
 /// now), one delivery per recipient, and the request's idempotency key. None when a concurrent
 /// request with the same key recorded its share first: the caller rolls back and continues that
-/// one ([`recorded_meanwhile`]).
+/// one ([`claim`]).
 pub async fn record(
     tx: &mut sqlx::PgConnection,
     owner: Uuid,

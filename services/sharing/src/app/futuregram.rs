@@ -130,19 +130,12 @@ pub async fn create(
         payments: deps.payments,
         links: deps.links,
     };
-    let (share_id, fresh) = match create_share::existing(deps.pool, owner, &new.share).await? {
-        Some(share_id) => (share_id, false),
-        None => {
-            let items = create_share::prepare(deps.evidence, owner, &folder, &new.share).await?;
-            match record(deps.pool, owner, &folder, &new, &items).await? {
-                Some(share_id) => (share_id, true),
-                None => (
-                    create_share::recorded_meanwhile(deps.pool, owner, &new.share).await?,
-                    false,
-                ),
-            }
-        }
-    };
+    let (folder_ref, new_ref) = (&folder, &new);
+    let (share_id, fresh) = create_share::claim(deps.pool, owner, &new.share, move || async move {
+        let items = create_share::prepare(deps.evidence, owner, folder_ref, &new_ref.share).await?;
+        record(deps.pool, owner, folder_ref, new_ref, &items).await
+    })
+    .await?;
     hold_unpaid(deps, owner, share_id).await?;
     let payment =
         match create_share::pay(&share_deps, owner, &folder, &new.share, share_id, fresh).await {

@@ -786,3 +786,46 @@ fn streams(bytes: &[u8]) -> Vec<String> {
         })
         .collect()
 }
+
+/// A request whose key was taken by a concurrent request and freed again before it looked (that
+/// request's payment was refused, which forgets its share) records its share afresh instead of
+/// failing; a key that keeps changing hands ends in an error, not a loop.
+#[tokio::test]
+async fn a_key_taken_and_freed_meanwhile_is_recorded_afresh() {
+    use sharing::{
+        app::create_share::{NewShare, claim},
+        domain::CopyType,
+        error::SharingError,
+    };
+
+    let url = testing::database_url("sharing").await;
+    let pool = evidentia_common::db::connect_and_migrate(&url, &sharing::startup::MIGRATIONS)
+        .await
+        .unwrap();
+    let owner = Uuid::now_v7();
+    let new = NewShare {
+        folder_id: Uuid::now_v7(),
+        copy_type: CopyType::Unauthenticated,
+        item_ids: Vec::new(),
+        recipients: Vec::new(),
+        pay_with: "card".to_owned(),
+        idempotency_key: unique("key"),
+        request_hash: "hash".to_owned(),
+    };
+
+    let recorded = Uuid::now_v7();
+    let mut tries = 0;
+    let claimed = claim(&pool, owner, &new, || {
+        tries += 1;
+        // The first try finds the key taken; by the second nobody holds it.
+        let answer = (tries > 1).then_some(recorded);
+        async move { Ok(answer) }
+    })
+    .await
+    .unwrap();
+    assert_eq!(claimed, (recorded, true));
+    assert_eq!(tries, 2);
+
+    let endless = claim(&pool, owner, &new, || async { Ok(None) }).await;
+    assert!(matches!(endless, Err(SharingError::Internal(_))));
+}
