@@ -292,12 +292,16 @@ impl From<accounts::ActionLogPage> for ActionLogPage {
     }
 }
 
+/// A page number or size from the query: 0 when absent (the service's default), otherwise a whole
+/// number of at least 1. An explicit 0 is refused rather than read as "absent".
 fn number(field: &str, value: Option<&str>) -> Result<u32, ApiError> {
     match value.map(str::trim).filter(|v| !v.is_empty()) {
         None => Ok(0),
-        Some(v) => v
-            .parse()
-            .map_err(|_| ApiError::field(field, "Enter a whole number.")),
+        Some(v) => match v.parse::<u32>() {
+            Ok(0) => Err(ApiError::field(field, "Must be 1 or more.")),
+            Ok(n) => Ok(n),
+            Err(_) => Err(ApiError::field(field, "Enter a whole number.")),
+        },
     }
 }
 
@@ -430,4 +434,24 @@ forward! {
     request_body = RecoverAccountRequest,
     responses((status = 200, body = TokenPair), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody)))]
 fn recover(Client, body: RecoverAccountRequest) -> TokenPair = accounts.recover_account;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::number;
+
+    #[test]
+    fn a_page_number_is_absent_or_a_whole_number_of_at_least_one() {
+        assert_eq!(number("page", None).unwrap(), 0);
+        assert_eq!(number("page", Some(" ")).unwrap(), 0);
+        assert_eq!(number("page", Some("3")).unwrap(), 3);
+        let message = |value| {
+            number("page", Some(value)).unwrap_err().errors[0]
+                .message
+                .clone()
+        };
+        assert_eq!(message("0"), "Must be 1 or more.");
+        assert_eq!(message("-1"), "Enter a whole number.");
+        assert_eq!(message("two"), "Enter a whole number.");
+    }
 }
