@@ -6,6 +6,7 @@
 // stack's view links expire in seconds (./dev test sets SHARING_FUTUREGRAM_VIEW_TTL_SECONDS): the
 // expired link offers a fresh one by mail, which opens the copy again. Headless Chromium through
 // Envoy against the real stack.
+/* global document, window */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { api, eventually, launch, mailFor, newestMail, phone, saveCard, signUp, uniqueUser } from './support.mjs';
@@ -40,7 +41,8 @@ after(async () => {
 describe('a futuregram', () => {
   const owner = uniqueUser();
   const stamp = Date.now();
-  const recipient = `heir-${stamp}@example.com`;
+  // Long: its row must wrap it and keep the remove button on the screen.
+  const recipient = `heir-with-a-long-address-${stamp}@example.com`;
   const executor = `lawyer-${stamp}@example.com`;
   const declining = `friend-${stamp}@example.com`;
   let context;
@@ -70,6 +72,7 @@ describe('a futuregram', () => {
     await form.getByRole('form', { name: 'Add a recipient' }).getByLabel('Email').fill(recipient);
     await form.getByRole('button', { name: 'Add Recipient' }).click();
     await form.getByRole('list', { name: 'Recipients' }).getByText(recipient).waitFor();
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the page is wider than the phone');
     for (const email of [executor, declining]) {
       await form.getByLabel("Executor's e-mail").fill(email);
       await form.getByRole('button', { name: 'Add', exact: true }).click();
