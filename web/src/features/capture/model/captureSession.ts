@@ -26,6 +26,14 @@ export function openCaptureSession(newId: () => string = () => crypto.randomUUID
   return situation;
 }
 
+/**
+ * True when `situation` is this tab's open session: a situation the app made up, which names no
+ * folder until an upload makes one (the folder gets an id of its own).
+ */
+export function isOpenCaptureSession(situation: string | null): boolean {
+  return situation !== null && storage()?.getItem(CAPTURE_SESSION_KEY) === situation;
+}
+
 /** Ends the session of `situation` (a no-op when another one is open). */
 export function closeCaptureSession(situation: string | null): void {
   const store = storage();

@@ -46,7 +46,9 @@ function fakeEvidenceApi(existing: string[] = []) {
   let serial = 0;
   const itemFolder = new Map<string, string>();
   const notFound = answer(404, { errors: [{ message: 'Folder not found.', code: 'not_found' }] });
+  const asked: string[] = [];
   const route = (method: string, path: string, body: unknown): unknown => {
+    asked.push(`${method} ${path}`);
     if (method === 'GET' && path === 'evidence/folders/') {
       return { folders: [...existing.map((name, i) => folderJson(`old-${i}`, name)), ...folders.values()] };
     }
@@ -71,7 +73,7 @@ function fakeEvidenceApi(existing: string[] = []) {
     return notFound;
   };
   serve((call) => route(call.method, call.path, call.body));
-  return { created };
+  return { created, asked };
 }
 
 function openCapture(at: string) {
@@ -136,6 +138,18 @@ describe('capture into a new folder', () => {
 
 describe('the capture session', () => {
   const situationOf = (router: ReturnType<typeof openCapture>['router']) => new URLSearchParams(router.state.location.search).get('situation');
+
+  it("is known to be new: its folder is not asked for by the session's id", async () => {
+    const api = fakeEvidenceApi();
+    const { router } = openCapture('/evidence');
+    await waitFor(() => expect(situationOf(router)).toBeTruthy());
+    await screen.findByText('A new folder is made for these files.');
+    expect(api.asked.filter((call) => call.includes(`folders/${situationOf(router)}/`))).toEqual([]);
+
+    await takeAndUpload();
+    await waitFor(() => expect(screen.queryByText('A new folder is made for these files.')).toBeNull());
+    expect(api.asked).toContain('GET evidence/folders/folder-1/');
+  });
 
   it('is continued by a visit before Done, and a visit after Done starts a new one', async () => {
     fakeEvidenceApi();

@@ -27,7 +27,7 @@ import { LocationHelpSheet } from '../../../components/capture/LocationHelpSheet
 import { Recorder, type Recording } from '../../../components/capture/Recorder';
 import { UploadRow } from '../../../components/capture/UploadRow';
 import { notSavedMessage, storeRecording, useSituationCaptures } from '../../../components/capture/useSituationCaptures';
-import { closeCaptureSession, openCaptureSession } from '../model/captureSession';
+import { closeCaptureSession, isOpenCaptureSession, openCaptureSession } from '../model/captureSession';
 
 export const LOCATION_OFF = 'Location is off: files will be saved without their place.';
 
@@ -73,10 +73,12 @@ export function EvidencePage({ below }: { below?: BelowCapture } = {}) {
 
   // A new situation's folder is found by its id once an upload has made it (the service knows a
   // folder by its id only, not by the situation it was made for).
+  // The tab's own session is known to be new: asking for a folder by its id would only answer 404.
   const madeFolderId = useAppSelector((state) => (situation ? selectSituationFolder(state, situation) : undefined));
-  const folder = useFolderQuery(madeFolderId ?? situation ?? '', { skip: !situation || !online });
+  const ownSession = isOpenCaptureSession(situation);
+  const folder = useFolderQuery(madeFolderId ?? situation ?? '', { skip: !situation || !online || (ownSession && !madeFolderId) });
   const folderId = folder.data?.id;
-  const isNewSituation = !madeFolderId && errorStatus(folder.error) === 404;
+  const isNewSituation = !madeFolderId && (ownSession || errorStatus(folder.error) === 404);
   const expired = folder.data?.expired ?? retakeItem.data?.expired ?? false;
 
   // The situation's captures: those stored on the device, and those uploaded while this screen is open.
