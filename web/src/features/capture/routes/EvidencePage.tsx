@@ -72,8 +72,8 @@ export function EvidencePage({ below }: { below?: BelowCapture } = {}) {
   }, [situation, params, setParams]);
 
   // A new situation's folder is found by its id once an upload has made it (the service knows a
-  // folder by its id only, not by the situation it was made for).
-  // The tab's own session is known to be new: asking for a folder by its id would only answer 404.
+  // folder by its id only, not by the situation it was made for). The tab's own session is known
+  // to be new: asking for a folder by its id would only answer 404.
   const madeFolderId = useAppSelector((state) => (situation ? selectSituationFolder(state, situation) : undefined));
   const ownSession = isOpenCaptureSession(situation);
   const folder = useFolderQuery(madeFolderId ?? situation ?? '', { skip: !situation || !online || (ownSession && !madeFolderId) });

@@ -189,7 +189,7 @@ function FuturegramForm({ situation, folderId, onDone }: { situation: string; fo
       <ul className="sharing-recipients" aria-label="Recipients">
         {recipients.map((r, index) => (
           <li key={recipientText(r)} className="sharing-recipient futuregram-chip">
-            <span>{recipientText(r)}</span>
+            <span className="sharing-recipient__to">{recipientText(r)}</span>
             <button type="button" className="sharing-remove" aria-label={`Remove ${recipientText(r)}`} onClick={() => setRecipients(recipients.filter((_, i) => i !== index))}>
               ×
             </button>
@@ -209,7 +209,7 @@ function FuturegramForm({ situation, folderId, onDone }: { situation: string; fo
       <ul className="sharing-recipients" aria-label="Executors">
         {executors.map((email) => (
           <li key={email} className="sharing-recipient futuregram-chip">
-            <span>{email}</span>
+            <span className="sharing-recipient__to">{email}</span>
             <button type="button" className="sharing-remove" aria-label={`Remove ${email}`} onClick={() => setExecutors(executors.filter((e) => e !== email))}>
               ×
             </button>
