@@ -49,8 +49,8 @@ CHART = os.path.join(REPO, "deploy/helm/evidentia")
 LOCAL_ENVOY = os.path.join(REPO, "deploy/local/envoy.yaml")
 CHART_ENVOY = os.path.join(CHART, "files/envoy.yaml")
 RELEASE, NAMESPACE = "evidentia", "evidentia"
-# The chart declares kubeVersion >=1.30; kubernetes-validate ships 1.33 and newer. Lint against
-# the oldest supported version; validate against the oldest and the newest shipped schemas.
+# The chart declares kubeVersion >=1.30; kubernetes-validate 1.37 ships schemas from 1.25 to 1.37.
+# Lint against the oldest supported version; validate against it and the newest shipped.
 LINT_KUBE = "v1.30.0"
 GRPC_SERVICES = ["accounts", "payments", "evidence", "sharing", "referrals"]
 WORKLOADS = GRPC_SERVICES + ["gateway", "envoy"]

@@ -26,7 +26,7 @@ FROM rust:${RUST_VERSION}-${DEBIAN_CODENAME} AS builder
 
 # hadolint ignore=DL3008
 RUN apt-get update \
- && apt-get install -y --no-install-recommends protobuf-compiler cmake \
+ && apt-get install -y --no-install-recommends protobuf-compiler libprotobuf-dev cmake \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src

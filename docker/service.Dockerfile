@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1.7
 #
-# One image per Rust gRPC service (accounts, payments, evidence, sharing, referrals).
+# One image per Rust gRPC service without ffmpeg (accounts, payments, referrals); evidence and
+# sharing, which need it, have docker/media.Dockerfile.
 # The build context is the repository root; the ignore file beside this one lets in only what
 # cargo needs.
 #
@@ -18,11 +19,13 @@ ARG DEBIAN_CODENAME=bookworm
 # Builder and runtime share the Debian release, so the binary's glibc matches the runtime's.
 FROM rust:${RUST_VERSION}-${DEBIAN_CODENAME} AS builder
 
-# protoc for tonic-prost-build; cmake in case aws-lc-sys falls back to its CMake build.
+# protoc and the well-known types every contract imports (google/protobuf/timestamp.proto is in
+# libprotobuf-dev, only a recommendation of protobuf-compiler) for tonic-prost-build; cmake in
+# case aws-lc-sys falls back to its CMake build.
 # Versions come from the Debian release pinned above.
 # hadolint ignore=DL3008
 RUN apt-get update \
- && apt-get install -y --no-install-recommends protobuf-compiler cmake \
+ && apt-get install -y --no-install-recommends protobuf-compiler libprotobuf-dev cmake \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -39,8 +42,9 @@ RUN --mount=type=cache,id=evidentia-cargo-registry,target=/usr/local/cargo/regis
     --mount=type=cache,id=evidentia-cargo-git,target=/usr/local/cargo/git,sharing=locked \
     --mount=type=cache,id=evidentia-cargo-target,target=/cargo-target,sharing=locked \
     case "${SERVICE}" in \
-      accounts|payments|evidence|sharing|referrals) ;; \
-      *) echo "build arg SERVICE must be one of accounts payments evidence sharing referrals (got '${SERVICE}'); the gateway has docker/gateway.Dockerfile" >&2; exit 1 ;; \
+      accounts|payments|referrals) ;; \
+      evidence|sharing) echo "${SERVICE} needs ffmpeg: build it with docker/media.Dockerfile" >&2; exit 1 ;; \
+      *) echo "build arg SERVICE must be one of accounts payments referrals (got '${SERVICE}'); the gateway has docker/gateway.Dockerfile" >&2; exit 1 ;; \
     esac \
  && cargo build --release --locked --bin "${SERVICE}" \
  && install -D -m 0755 "/cargo-target/release/${SERVICE}" /out/evidentia-service
