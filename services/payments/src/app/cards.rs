@@ -228,7 +228,8 @@ pub async fn get(
 }
 
 /// Makes a saved card the default. Ours is written first; Stripe's default follows, and a retry
-/// sets it again.
+/// sets it again. Under the billing lock [`remove`] takes: a card removed meanwhile is not found
+/// here, and one made default here cannot be removed before this commits.
 #[tracing::instrument(skip_all, fields(user.id = %user_id, stripe.payment_method = %id))]
 pub async fn set_default(
     pool: &PgPool,
@@ -237,15 +238,17 @@ pub async fn set_default(
     id: &PaymentMethodId,
 ) -> Result<Vec<Card>, PaymentsError> {
     reconcile(pool, stripe, user_id).await?;
-    let mut conn = pool.acquire().await?;
+    let mut tx = pool.begin().await?;
+    store::customers::lock_billing(&mut tx, user_id).await?;
     // The card first: another user's card is not found, whatever state their customer is in.
-    get(&mut conn, user_id, id).await?;
-    let customer = customers::id_of(&mut conn, user_id).await?;
-    store::customers::set_default_method(&mut conn, user_id, id.as_str()).await?;
+    get(&mut tx, user_id, id).await?;
+    let customer = customers::id_of(&mut tx, user_id).await?;
+    store::customers::set_default_method(&mut tx, user_id, id.as_str()).await?;
+    tx.commit().await?;
     stripe
         .set_default_payment_method(&customer, id.as_str())
         .await?;
-    list(&mut conn, user_id).await
+    list(&mut *pool.acquire().await?, user_id).await
 }
 
 /// Removes a saved card. The default card cannot be removed (spec §8); the wallet card can be

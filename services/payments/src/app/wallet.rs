@@ -10,7 +10,7 @@ use crate::{
     domain::{EntryKind, PaymentMethodId, Purpose, StoredAccount},
     error::PaymentsError,
     pricing::Pricing,
-    store::{declines, intents, purchases, wallets},
+    store::{self, declines, intents, purchases, wallets},
     stripe::{Intent, Stripe, StripeFailure},
 };
 
@@ -87,6 +87,9 @@ pub async fn update(
 ) -> Result<StoredAccount, PaymentsError> {
     check_amount(pricing, "auto_topping_up_amount", amount)?;
     let mut tx = pool.begin().await?;
+    // The billing lock `cards::remove` takes, so the card cannot be removed between this check
+    // and the wallet naming it (it would be charged by every auto top-up after).
+    store::customers::lock_billing(&mut tx, user_id).await?;
     saved_card(&mut tx, user_id, payment_method_id).await?;
     ledger::lock(&mut tx, user_id).await?;
     wallets::set_card(&mut tx, user_id, payment_method_id.as_str(), amount).await?;

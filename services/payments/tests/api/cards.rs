@@ -271,3 +271,64 @@ async fn the_card_holder_name_is_checked_and_set_on_the_stripe_customer() {
     assert_eq!(at_stripe["name"], "Bea Kim");
     app.stop().await;
 }
+
+/// Removing a card while other requests make it the default and the wallet's card leaves the
+/// removed card in neither place: the three take one lock, so whichever comes second sees what
+/// the first did (a removed card is not found; the default or the wallet card cannot be removed).
+/// A removed card left there would be charged by the next card payment or auto top-up.
+#[tokio::test]
+async fn a_card_removed_while_made_default_or_the_wallet_card_is_left_in_neither() {
+    let app = TestApp::spawn().await;
+    let mut removals = 0;
+    for round in 0..6 {
+        let user = account_created();
+        let caller = as_user(user_of(&user));
+        app.saved_card(&user, OK_CARD).await;
+        let second = app.saved_card(&user, "5555555555554444").await;
+        let card = || {
+            caller.request(pb::PaymentMethodRef {
+                payment_method_id: second.clone(),
+            })
+        };
+        let wallet = caller.request(pb::UpdateStoredAccountRequest {
+            auto_topping_up_amount: 1000,
+            payment_method_id: second.clone(),
+        });
+        let (mut a, mut b, mut c) = (app.client(), app.client(), app.client());
+        let (removed, made_default, moved_wallet) = tokio::join!(
+            c.remove_payment_method(card()),
+            a.set_default_payment_method(card()),
+            b.update_stored_account(wallet),
+        );
+        let still_saved = app.cards(&user).await.iter().any(|c| c.id == second);
+        assert_eq!(removed.is_ok(), !still_saved, "round {round}: {removed:?}");
+        let default = app.profile(user_of(&user)).await.default_payment_method;
+        let wallet_card = app
+            .client()
+            .get_stored_account(caller.request(pb::GetStoredAccountRequest {}))
+            .await
+            .unwrap()
+            .into_inner()
+            .payment_method_id;
+        if removed.is_ok() {
+            removals += 1;
+            assert!(made_default.is_err(), "round {round}: {made_default:?}");
+            assert!(moved_wallet.is_err(), "round {round}: {moved_wallet:?}");
+            assert_ne!(default.as_deref(), Some(second.as_str()), "round {round}");
+            assert_ne!(
+                wallet_card.as_deref(),
+                Some(second.as_str()),
+                "round {round}"
+            );
+        } else {
+            assert!(
+                default.as_deref() == Some(second.as_str())
+                    || wallet_card.as_deref() == Some(second.as_str()),
+                "round {round}: refused although neither default nor the wallet's: {removed:?}"
+            );
+        }
+    }
+    app.stop().await;
+    // Each order was possible; a run where the removal never won showed nothing of the race.
+    assert!(removals > 0, "the removal never came first in six rounds");
+}
