@@ -346,10 +346,18 @@ impl AccountsRpc for AccountsApi {
     }
 
     async fn logout(&self, request: Request<pb::LogoutRequest>) -> Reply<pb::LogoutResponse> {
+        let user_id = user_of(&request)?;
         let req = request.into_inner();
         let mut conn = self.conn().await?;
         let settings = &self.state.config.sessions;
-        sessions::end(&mut conn, settings, &self.state.redis, &req.refresh).await?;
+        sessions::end(
+            &mut conn,
+            settings,
+            &self.state.redis,
+            user_id,
+            &req.refresh,
+        )
+        .await?;
         Ok(Response::new(pb::LogoutResponse {}))
     }
 

@@ -94,17 +94,26 @@ async fn rotate(
     Ok(Some(pair))
 }
 
-/// Ends the session the refresh token belongs to (an unknown token ends nothing).
-#[tracing::instrument(skip_all)]
+/// Ends the caller's session the refresh token belongs to; ending it again changes nothing. A
+/// token of another user's, or one never issued, is `NotFound` and ends nothing: a caller ends
+/// only their own sessions, and a client that sent a wrong token learns that its session lives.
+#[tracing::instrument(skip_all, fields(user.id = %user_id))]
 pub async fn end(
     conn: &mut PgConnection,
     settings: &SessionSettings,
     redis: &ConnectionManager,
+    user_id: Uuid,
     refresh: &str,
 ) -> Result<(), AccountsError> {
-    let sessions = refresh_tokens::revoke_family_of(conn, &hash(refresh)).await?;
-    deny(settings, redis, sessions).await
+    let family = refresh_tokens::family_of(conn, user_id, &hash(refresh))
+        .await?
+        .ok_or(AccountsError::NotFound(SESSION_NOT_FOUND))?;
+    refresh_tokens::revoke_family(conn, family).await?;
+    deny(settings, redis, vec![family]).await
 }
+
+/// A logout's refresh token that is not one of the caller's.
+pub const SESSION_NOT_FOUND: &str = "No session of yours has this refresh token.";
 
 /// Ends every session of `user_id` (password reset, deletion, removal from an organization).
 pub async fn end_all(

@@ -63,21 +63,20 @@ pub async fn mark_used(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<()> {
     Ok(())
 }
 
-/// Revokes the live tokens of the family the token with this hash belongs to; returns the
-/// family once per token revoked.
-#[tracing::instrument(skip_all)]
-pub async fn revoke_family_of(
+/// The session (token family) of `user_id`'s refresh token with this hash, live or revoked;
+/// `None` for another user's token or one never issued.
+#[tracing::instrument(skip_all, fields(user.id = %user_id))]
+pub async fn family_of(
     conn: &mut PgConnection,
+    user_id: Uuid,
     token_hash: &str,
-) -> sqlx::Result<Vec<Uuid>> {
+) -> sqlx::Result<Option<Uuid>> {
     sqlx::query_scalar!(
-        "UPDATE refresh_tokens SET revoked_at = now()
-         WHERE revoked_at IS NULL
-           AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1)
-         RETURNING family_id",
-        token_hash
+        "SELECT family_id FROM refresh_tokens WHERE token_hash = $1 AND user_id = $2",
+        token_hash,
+        user_id
     )
-    .fetch_all(conn)
+    .fetch_optional(conn)
     .await
 }
 

@@ -907,19 +907,54 @@ async fn refresh_rotates_and_reusing_a_spent_refresh_token_revokes_the_session()
 async fn logout_revokes_the_session_but_not_the_others() {
     let mut app = TestApp::spawn().await;
     let (person, signed_up) = app.sign_up().await;
+    let caller = as_user(app.user_of(&signed_up));
     let other_session = app.login(&person.username, PASSWORD).await.unwrap();
-
-    app.client
-        .logout(pb::LogoutRequest {
-            refresh: signed_up.refresh.clone(),
+    let logout = |refresh: &str| {
+        caller.request(pb::LogoutRequest {
+            refresh: refresh.to_owned(),
         })
-        .await
-        .unwrap();
+    };
+
+    app.client.logout(logout(&signed_up.refresh)).await.unwrap();
     let status = app.refresh(&signed_up.refresh).await.unwrap_err();
     assert_eq!(status.code(), Code::Unauthenticated);
     app.refresh(&other_session.refresh)
         .await
         .expect("another session lives on");
+    // Ending it again changes nothing.
+    app.client.logout(logout(&signed_up.refresh)).await.unwrap();
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn logout_ends_only_the_callers_own_session() {
+    let mut app = TestApp::spawn().await;
+    let (_, ann) = app.sign_up().await;
+    let (_, bob) = app.sign_up().await;
+    let ann_caller = as_user(app.user_of(&ann));
+
+    for refresh in [bob.refresh.as_str(), "not-a-token", ""] {
+        let status = app
+            .client
+            .logout(ann_caller.request(pb::LogoutRequest {
+                refresh: refresh.to_owned(),
+            }))
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), Code::NotFound, "{refresh:?}: {status:?}");
+    }
+    // Bob's session was not ended by Ann's call: his token still refreshes (and rotates).
+    app.refresh(&bob.refresh)
+        .await
+        .expect("another user's session lives on");
+    let status = app
+        .client
+        .logout(pb::LogoutRequest {
+            refresh: ann.refresh.clone(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::Unauthenticated, "a caller is needed");
     app.stop().await;
 }
 

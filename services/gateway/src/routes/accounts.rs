@@ -358,10 +358,11 @@ fn refresh(Client, body: RefreshRequest) -> TokenPair = accounts.refresh_token;
 }
 
 forward! {
-/// Ends the session of the refresh token.
+/// Ends the caller's session of the refresh token; 404 for a token that is not one of the
+/// caller's (another user's sessions are theirs to end).
 #[utoipa::path(post, path = "/api/accounts/logout/", tag = "accounts", security(("bearer" = [])),
     request_body = RefreshRequest,
-    responses((status = 204), (status = 401, body = ErrorBody)))]
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 fn logout(body: RefreshRequest) -> NoContent =
     accounts.logout(|body| accounts::LogoutRequest { refresh: body.refresh });
 }

@@ -127,6 +127,19 @@ async fn login_and_logout() {
     let access = tokens["access"].as_str().expect("access");
     let refresh = tokens["refresh"].as_str().expect("refresh");
 
+    // Another user's refresh token is not the caller's to end: 404, and that session lives on.
+    let other = stack.sign_up().await;
+    let (status, body) = stack
+        .post_auth(
+            "accounts/logout/",
+            access,
+            json!({ "refresh": other.refresh }),
+        )
+        .await;
+    assert_eq!(status, 404, "{body}");
+    let (status, _) = stack.get_auth("accounts/me/", &other.access).await;
+    assert_eq!(status, 200);
+
     let (status, _) = stack
         .post_auth("accounts/logout/", access, json!({ "refresh": refresh }))
         .await;

@@ -226,7 +226,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ends the session of the refresh token. */
+        /**
+         * Ends the caller's session of the refresh token; 404 for a token that is not one of the
+         *     caller's (another user's sessions are theirs to end).
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -4535,6 +4538,14 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
