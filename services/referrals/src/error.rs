@@ -1,7 +1,7 @@
 //! Every way a referrals operation can fail, and its one conversion to a gRPC status.
 
-use evidentia_common::errors::{FieldError, internal, invalid_fields, rate_limited};
-use tonic::Status;
+use evidentia_common::errors::{FieldError, internal, invalid_fields, rate_limited, with_reason};
+use tonic::{Code, Status};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReferralsError {
@@ -10,6 +10,9 @@ pub enum ReferralsError {
     /// Not the caller's (or gone): another user's invitation answers the same.
     #[error("not found")]
     NotFound,
+    /// The request's idempotency key already answered a different request.
+    #[error("idempotency key reused")]
+    KeyReused,
     #[error("rate limited")]
     RateLimited {
         message: &'static str,
@@ -38,6 +41,11 @@ impl From<ReferralsError> for Status {
         match err {
             ReferralsError::Invalid(errors) => invalid_fields(&errors),
             ReferralsError::NotFound => Status::not_found("Not found."),
+            ReferralsError::KeyReused => with_reason(
+                Code::AlreadyExists,
+                "idempotency_key_reused",
+                "This Idempotency-Key was used with a different request.",
+            ),
             ReferralsError::RateLimited {
                 message,
                 retry_after_secs,

@@ -256,10 +256,12 @@ impl From<referrals::PromoCodeCredit> for PromoCredit {
 }
 
 /// Applies a promo code: the wallet is credited by its amount, once per user and code. A rejected
-/// code answers 400 with the reason on the `code` field (spec §8).
+/// code answers 400 with the reason on the `code` field (spec §8); the key of an earlier request
+/// sent with another code is 409.
 #[utoipa::path(post, path = "/api/shareable-codes/promo-code/check/", tag = "shareable-codes", security(("bearer" = [])),
     params(("Idempotency-Key" = String, Header)), request_body = PromoCode,
-    responses((status = 200, body = PromoCredit), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = PromoCredit), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 409, body = ErrorBody)))]
 async fn check_promo_code(
     State(state): State<AppState>,
     User(caller): User,

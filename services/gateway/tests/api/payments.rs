@@ -437,6 +437,20 @@ async fn a_promo_code_credits_the_wallet_once_per_user() {
         unknown["errors"][0]["message"],
         "This promo code is not valid."
     );
+    // The first request's key with another code is a reused key, not a second credit.
+    let other = format!("Q{}", &uuid::Uuid::new_v4().simple().to_string()[..5]).to_uppercase();
+    referrals::app::promo::create(&pool, &other, 700, None, None)
+        .await
+        .unwrap();
+    let (status, reused) = user
+        .post_keyed(
+            "shareable-codes/promo-code/check/",
+            "k-1",
+            json!({ "code": other }),
+        )
+        .await;
+    assert_eq!(status, 409, "{reused}");
+    assert_eq!(reused["errors"][0]["code"], "idempotency_key_reused");
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(user.balance().await, 500, "credited once");
 }

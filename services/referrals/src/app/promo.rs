@@ -14,7 +14,9 @@ use crate::{
 };
 
 /// Applies `code` for `user_id` and answers the amount credited. Repeating the request with the
-/// same idempotency key answers the same amount; applying the code again does not.
+/// same idempotency key answers the same amount; applying the code again does not, and the key
+/// of one code's redemption sent with another code is refused as reused (like every money-moving
+/// call's), not a second credit.
 #[tracing::instrument(skip_all, fields(user.id = %user_id))]
 pub async fn apply(
     pool: &PgPool,
@@ -26,6 +28,9 @@ pub async fn apply(
     let Some(promo) = promo_codes::lock(&mut tx, code.as_str()).await? else {
         return Err(rejected("This promo code is not valid."));
     };
+    if promo_codes::key_used_for_another(&mut tx, user_id, idempotency_key, code.as_str()).await? {
+        return Err(ReferralsError::KeyReused);
+    }
     if let Some(earlier) = promo_codes::redemption(&mut tx, code.as_str(), user_id).await? {
         if earlier.idempotency_key == idempotency_key {
             return Ok(earlier.amount_cents);

@@ -62,6 +62,25 @@ pub async fn redemption(
     .await
 }
 
+/// True when the user's redemption of another code was made with this idempotency key.
+#[tracing::instrument(skip_all, fields(user.id = %user_id))]
+pub async fn key_used_for_another(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    idempotency_key: &str,
+    code: &str,
+) -> sqlx::Result<bool> {
+    Ok(sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM promo_redemptions
+                          WHERE user_id = $1 AND idempotency_key = $2 AND code <> $3) AS "used!""#,
+        user_id,
+        idempotency_key,
+        code
+    )
+    .fetch_one(conn)
+    .await?)
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn redemptions(conn: &mut PgConnection, code: &str) -> sqlx::Result<i64> {
     sqlx::query_scalar!(

@@ -1410,7 +1410,8 @@ export interface paths {
         put?: never;
         /**
          * Applies a promo code: the wallet is credited by its amount, once per user and code. A rejected
-         *     code answers 400 with the reason on the `code` field (spec §8).
+         *     code answers 400 with the reason on the `code` field (spec §8); the key of an earlier request
+         *     sent with another code is 409.
          */
         post: operations["check_promo_code"];
         delete?: never;
@@ -7802,6 +7803,14 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
