@@ -53,6 +53,15 @@ where
     }
 }
 
+/// How a body type's own `Deserialize` refuses a value with a message of ours
+/// (`serde(try_from)` answering `refusal("...")`): the message is shown as it is, on the value.
+const REFUSAL: &str = "refused: ";
+
+/// The error text that makes [`ApiJson`] answer `message` on the value being read.
+pub fn refusal(message: &str) -> String {
+    format!("{REFUSAL}{message}")
+}
+
 const REQUIRED: &str = "This field is required";
 const WHOLE_NUMBER: &str = "Enter a whole number.";
 const OUT_OF_RANGE: &str = "This number is out of range.";
@@ -61,13 +70,18 @@ const GIVEN_TWICE: &str = "This field is given more than once.";
 
 /// The body as `T`. Valid JSON of the wrong shape is a 400 on the field at fault, in words a
 /// person can act on: the parser's own text names Rust types and columns of the body.
-fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+pub(crate) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let not_json = || ApiError::bad_request("The request body is not valid JSON.");
     let mut json = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize::<_, T>(&mut json).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner();
         if !inner.is_data() {
+            // The parser reports an enum given a number, a boolean or a list as a syntax error;
+            // in a body that is valid JSON it is the value at `path` that is of the wrong kind.
+            if path != "." && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
+                return ApiError::field(&path, WRONG_KIND);
+            }
             return not_json();
         }
         let (field, message) = data_error(&path, &inner.to_string());
@@ -114,6 +128,10 @@ fn data_error(path: &str, text: &str) -> (Option<String>, String) {
             format!("Choose one of: {}.", choices.join(", "))
         };
         return (at(""), message);
+    }
+    if let Some(message) = text.strip_prefix(REFUSAL) {
+        let message = message.split(" at line ").next().unwrap_or(message);
+        return (at(""), message.to_owned());
     }
     if path == "." {
         return (None, "The request body must be a JSON object.".to_owned());
@@ -367,9 +385,41 @@ mod tests {
             refused(r#"{"name": "a", "name": "b", "months": 1}"#),
             on("name", GIVEN_TWICE)
         );
+        for wrong in ["5", "true", "[\"authenticated\"]"] {
+            assert_eq!(
+                refused(&format!(
+                    r#"{{"name": "a", "months": 1, "copy_type": {wrong}}}"#
+                )),
+                on("copy_type", WRONG_KIND),
+                "{wrong}"
+            );
+        }
         assert_eq!(
             refused(r#""a string""#),
             (None, "The request body must be a JSON object.".to_owned())
+        );
+        #[derive(Debug, Deserialize)]
+        #[serde(try_from = "String")]
+        struct Even(#[allow(dead_code)] String);
+        impl TryFrom<String> for Even {
+            type Error = String;
+            fn try_from(s: String) -> Result<Self, String> {
+                if s.len() % 2 == 0 {
+                    Ok(Self(s))
+                } else {
+                    Err(refusal("Give an even number of letters."))
+                }
+            }
+        }
+        #[derive(Debug, Deserialize)]
+        #[allow(dead_code)]
+        struct Words {
+            words: Vec<Even>,
+        }
+        let err = parse::<Words>(br#"{"words": ["ab", "abc"]}"#).unwrap_err();
+        assert_eq!(
+            (err.errors[0].field.clone(), err.errors[0].message.clone()),
+            on("words[1]", "Give an even number of letters.")
         );
         for broken in [r#"{"name": "a""#, r#"{"name": "a", "months": 1} trailing"#] {
             assert_eq!(

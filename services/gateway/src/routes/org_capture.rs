@@ -15,11 +15,11 @@ use super::{
     accounts::PhoneNumber,
     area,
     evidence::{Folder, Item},
-    sharing::phone_pb,
+    sharing::{BOTH_ADDRESSES, phone_pb},
 };
 use crate::{
     auth::User,
-    error::{ApiResult, ErrorBody},
+    error::{ApiError, ApiResult, ErrorBody},
     extract::ApiJson,
     forward::{Created, Reply, forward, lists},
 };
@@ -465,8 +465,13 @@ async fn create_contribution_link(
         .get_organization(caller.request(accounts::GetOrganizationRequest {}))
         .await
         .answer()?;
-    let address = match (body.email, body.phone_number) {
-        (Some(email), _) => Some(sharing::recipient::Address::Email(email)),
+    // A blank address beside a number is the number alone; both given are refused, not one
+    // dropped.
+    let phone_given = body.phone_number.is_some();
+    let email = body.email.filter(|e| !phone_given || !e.trim().is_empty());
+    let address = match (email, body.phone_number) {
+        (Some(_), Some(_)) => return Err(ApiError::field("email", BOTH_ADDRESSES)),
+        (Some(email), None) => Some(sharing::recipient::Address::Email(email)),
         (None, Some(phone)) => Some(sharing::recipient::Address::PhoneNumber(phone_pb(phone))),
         (None, None) => None,
     };

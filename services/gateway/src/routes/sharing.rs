@@ -75,12 +75,39 @@ pub fn copy_type(value: i32) -> CopyType {
     }
 }
 
-/// One recipient: an e-mail address or a phone number.
+/// One recipient: an e-mail address or a phone number (a blank address beside a number counts as
+/// not given). Both are refused on the recipient rather than one of them dropped.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(try_from = "RecipientFields")]
 pub struct RecipientInput {
     #[schema(max_length = 250)]
     pub email: Option<String>,
     pub phone_number: Option<PhoneNumber>,
+}
+
+pub const BOTH_ADDRESSES: &str = "Give an e-mail address or a phone number, not both.";
+
+#[derive(Deserialize)]
+struct RecipientFields {
+    email: Option<String>,
+    phone_number: Option<PhoneNumber>,
+}
+
+impl TryFrom<RecipientFields> for RecipientInput {
+    type Error = String;
+
+    fn try_from(fields: RecipientFields) -> Result<Self, String> {
+        let email = fields
+            .email
+            .filter(|e| fields.phone_number.is_none() || !e.trim().is_empty());
+        if email.is_some() && fields.phone_number.is_some() {
+            return Err(crate::extract::refusal(BOTH_ADDRESSES));
+        }
+        Ok(Self {
+            email,
+            phone_number: fields.phone_number,
+        })
+    }
 }
 
 pub fn phone_pb(phone: PhoneNumber) -> sharing::PhoneNumber {
@@ -839,4 +866,38 @@ async fn verify_file(
         sharing::verify_request::By::Sha256(body.sha256),
     )
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recipients(body: &str) -> Result<Vec<RecipientInput>, (Option<String>, String)> {
+        crate::extract::parse::<ShareRequest>(body.as_bytes())
+            .map(|request| request.recipients)
+            .map_err(|err| (err.errors[0].field.clone(), err.errors[0].message.clone()))
+    }
+
+    #[test]
+    fn a_recipient_is_an_address_or_a_number_never_both_with_one_dropped() {
+        let body = |recipient: &str| {
+            format!(
+                r#"{{"copy_type": "authenticated", "pay_with": "wallet", "recipients": [{{"email": "a@example.com"}}, {recipient}]}}"#
+            )
+        };
+        let phone = r#""phone_number": {"country_code": "+1", "national_number": "5551234567"}"#;
+        assert_eq!(
+            recipients(&body(&format!(r#"{{"email": "b@example.com", {phone}}}"#))).unwrap_err(),
+            (Some("recipients[1]".to_owned()), BOTH_ADDRESSES.to_owned())
+        );
+        // A blank address beside a number is the number alone.
+        let number = recipients(&body(&format!(r#"{{"email": " ", {phone}}}"#))).unwrap();
+        assert!(number[1].email.is_none());
+        assert_eq!(
+            number[1].phone_number.as_ref().unwrap().national_number,
+            "5551234567"
+        );
+        let address = recipients(&body(r#"{"email": "b@example.com"}"#)).unwrap();
+        assert_eq!(address[1].email.as_deref(), Some("b@example.com"));
+    }
 }

@@ -246,7 +246,24 @@ async fn organization_capture_routes_answer_their_rest_shapes_and_statuses() {
     assert_eq!(status, 204);
 
     // Contribution links: 201 with the organization's name (accounts') in the message, listed.
+    // An address and a number at once are refused rather than one dropped.
     let customer = unique("customer");
+    let (status, both) = stack
+        .post_auth(
+            "sharing/contribution-links/create/",
+            &member,
+            json!({ "folder_id": folder_id, "email": customer, "expires_in_days": 7, "max_submissions": 4,
+                    "phone_number": { "country_code": "+1", "national_number": "5551234567" } }),
+        )
+        .await;
+    assert_eq!(status, 400, "{both}");
+    assert_eq!(
+        (&both["errors"][0]["field"], &both["errors"][0]["message"]),
+        (
+            &json!("email"),
+            &json!("Give an e-mail address or a phone number, not both.")
+        )
+    );
     let (status, link) = stack
         .post_auth(
             "sharing/contribution-links/create/",

@@ -3482,7 +3482,10 @@ export interface components {
              */
             timestamp_authority_pem?: string | null;
         };
-        /** @description One recipient: an e-mail address or a phone number. */
+        /**
+         * @description One recipient: an e-mail address or a phone number (a blank address beside a number counts as
+         *     not given). Both are refused on the recipient rather than one of them dropped.
+         */
         RecipientInput: {
             email?: string | null;
             phone_number?: null | components["schemas"]["PhoneNumber"];
