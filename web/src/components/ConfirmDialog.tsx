@@ -10,6 +10,8 @@ export interface DialogButton {
   onClick: () => void;
   isHighlighted?: boolean;
   disabled?: boolean;
+  /** Its call is running: the button reads 'Please wait' (spec §2) and cannot be pressed. */
+  loading?: boolean;
 }
 
 interface Props {
@@ -26,9 +28,9 @@ const CANCELLING = new Set(['Cancel', 'Back', 'Close', 'No']);
 
 /** The button Escape presses when the caller gives no onClose. */
 export function escapeButton(buttons: readonly DialogButton[]): DialogButton | undefined {
-  const named = buttons.find((b) => CANCELLING.has(b.text) && !b.disabled);
+  const named = buttons.find((b) => CANCELLING.has(b.text) && !b.disabled && !b.loading);
   if (named) return named;
-  const others = buttons.filter((b) => !b.isHighlighted && !b.disabled);
+  const others = buttons.filter((b) => !b.isHighlighted && !b.disabled && !b.loading);
   return others.length === 1 ? others[0] : undefined;
 }
 
@@ -49,6 +51,7 @@ export function ConfirmDialog({ isOpen, title, subTitle, children, buttons, onCl
               key={button.text}
               variant={button.isHighlighted ? 'primary' : 'secondary'}
               disabled={button.disabled}
+              loading={button.loading}
               onClick={button.onClick}
             >
               {button.text}

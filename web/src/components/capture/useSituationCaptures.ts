@@ -20,6 +20,8 @@ export const NOT_SAVED_MESSAGE = 'The file could not be saved on this device. Fr
 /** Where a recording goes: its situation and, when known, its folder, rental section, replaced item or organization step. */
 export interface CaptureTarget {
   situation: string;
+  /** The situation is the tab's own capture session, made up on the device (no folder's id). */
+  newSituation?: boolean;
   folderId?: string;
   section?: string;
   retakeOf?: string;
@@ -61,6 +63,7 @@ export async function storeRecording(
       ...coordinates(location),
       ...(recording.durationSeconds !== undefined && { durationSeconds: recording.durationSeconds }),
       ...(target.folderId && { folderId: target.folderId }),
+      ...(target.newSituation && { newSituation: true as const }),
       ...(target.section && { section: target.section }),
       ...(target.retakeOf && { retakeOf: target.retakeOf }),
       ...(target.stepId && { stepId: target.stepId }),

@@ -25,6 +25,7 @@ describe('capture helpers', () => {
       'Allow Evidentia to use the camera in your browser settings, then try again.',
     );
     expect(mediaErrorMessage(new DOMException('none', 'NotFoundError'), 'audio')).toBe('No microphone was found on this device.');
+    expect(mediaErrorMessage(new DOMException('none', 'NotFoundError'), 'video')).toBe('No camera or microphone was found on this device.');
   });
 });
 

@@ -57,7 +57,9 @@ export function mediaErrorMessage(error: unknown, mode: CaptureMode): string {
   if (name === 'NotAllowedError' || name === 'SecurityError') {
     return `Allow Evidentia to use the ${device} in your browser settings, then try again.`;
   }
-  if (name === 'NotFoundError' || name === 'OverconstrainedError') return `No ${device} was found on this device.`;
+  if (name === 'NotFoundError' || name === 'OverconstrainedError') {
+    return mode === 'video' ? 'No camera or microphone was found on this device.' : `No ${device} was found on this device.`;
+  }
   if (name === 'NotReadableError') return `The ${device} is in use by another app.`;
   return `The ${device} could not be started.`;
 }

@@ -21,6 +21,11 @@ export const storedCaptureSchema = z
     durationSeconds: z.number().nonnegative().optional(),
     /** The folder it goes to, when the situation is an existing folder (else one is created for the situation). */
     folderId: z.string().min(1).optional(),
+    /**
+     * The situation was made up on the device (a capture session's), so it is no folder's id: its
+     * folder is found or made by the situation as client_id, without asking for a folder by it.
+     */
+    newSituation: z.literal(true).optional(),
     /** The rental section it belongs to (body, interior, ...). */
     section: z.string().min(1).optional(),
     /** The item it replaces (a retake), when it is one. */

@@ -163,6 +163,14 @@ describe('resolveFolder', () => {
     expect(calls.folders).toEqual([{ name: 'Evidence Nov 21, 2026', client_id: 's-1' }]);
   });
 
+  it("makes (or finds by client_id) a new session's folder without asking for a folder by the session's id", async () => {
+    const { calls, transport } = fakes({ existingFolder: true });
+    const findFolder = vi.fn(transport.findFolder);
+    expect(await resolveFolder(capture({ newSituation: true }), { ...transport, findFolder })).toBe('folder-new');
+    expect(findFolder).not.toHaveBeenCalled();
+    expect(calls.folders).toEqual([{ name: 'Evidence Nov 21, 2026', client_id: 's-1' }]);
+  });
+
   it('gives a second capture session of the same day a folder name of its own', async () => {
     const { calls, transport } = fakes({ folderNames: ['Evidence Nov 21, 2026', 'evidence nov 21, 2026 - 2', 'Evidence Nov 20, 2026'] });
     expect(await resolveFolder(capture(), transport)).toBe('folder-new');

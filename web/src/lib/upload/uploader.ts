@@ -164,10 +164,13 @@ export function distinctFolderName(base: string, taken: Iterable<string>): strin
   }
 }
 
-/** Where a capture goes: its folder, the folder its situation names, or a folder made for the situation. */
+/**
+ * Where a capture goes: its folder, the folder its situation names, or a folder made for the
+ * situation. A situation made up on the device names no folder: asking would only answer 404.
+ */
 export async function resolveFolder(capture: CaptureInfo, transport: EvidenceTransport): Promise<string> {
   if (capture.folderId) return capture.folderId;
-  const existing = await transport.findFolder(capture.situation);
+  const existing = capture.newSituation ? undefined : await transport.findFolder(capture.situation);
   if (existing) return existing.id;
   const name = distinctFolderName(situationFolderName(capture.capturedAt), await transport.folderNames());
   // The situation id is the folder's client_id: a create repeated after a reload finds the same folder.

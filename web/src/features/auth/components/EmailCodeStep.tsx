@@ -7,6 +7,7 @@ import { PrimaryButton } from '../../../components/PrimaryButton';
 import { firstErrorMessage } from '../../../lib/api/errors';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { useSendCodeMutation, useVerifyCodeMutation } from '../api/authApi';
+import { isRefusal, reportError } from '../routes/RecoveryShared';
 
 export const NEW_CODE_SENT = 'A new code was sent.';
 
@@ -28,7 +29,9 @@ export function EmailCodeStep({ email, onVerified, onBack, finishing }: Props) {
   const confirm = async () => {
     const verified = await verifyCode({ email, code });
     if ('error' in verified) {
-      setCodeError(firstErrorMessage(verified.error, JUST_ERROR));
+      // The field is marked only when the server refused the code; a failure of the call says so.
+      if (isRefusal(verified.error)) setCodeError(firstErrorMessage(verified.error, JUST_ERROR));
+      else reportError(dispatch, verified.error);
       return;
     }
     await onVerified(verified.data.verificationToken);
@@ -36,7 +39,10 @@ export function EmailCodeStep({ email, onVerified, onBack, finishing }: Props) {
 
   const resend = async () => {
     const sent = await sendCode({ email });
-    if ('error' in sent) setCodeError(firstErrorMessage(sent.error, JUST_ERROR));
+    if ('error' in sent) {
+      if (isRefusal(sent.error)) setCodeError(firstErrorMessage(sent.error, JUST_ERROR));
+      else reportError(dispatch, sent.error);
+    }
     else dispatch(showSnackbar({ message: NEW_CODE_SENT, type: 'info' }));
   };
 

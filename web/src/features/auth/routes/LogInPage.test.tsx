@@ -6,6 +6,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answer, makeTestStore, renderAt, serve } from '../../../testing';
 import { ACCOUNT_RECOVERED, LogInPage } from './LogInPage';
+import { SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { NETWORK_LOST } from '../../../components/NetworkBanner';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -60,6 +62,23 @@ describe('log in', () => {
     await logIn('ann', 'Wrong12#pass');
     await waitFor(() => expect(errorOf('Password')).toBe('Wrong Password. Please try again'));
     expect(screen.queryByRole('button', { name: 'Recover Account' })).not.toBeInTheDocument();
+  });
+
+  it('never calls the password wrong when the server failed or no answer came', async () => {
+    serve({ 'POST accounts/login/': answer(503, 'upstream connect error') });
+    const { store } = open();
+    await logIn('ann', 'Secret12#');
+    await waitFor(() => expect(store.getState().snackbar).toMatchObject({ isShown: true, message: SERVER_ERROR_MESSAGE }));
+    expect(errorOf('Password')).toBeFalsy();
+
+    serve({
+      'POST accounts/login/': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Log In' }));
+    await waitFor(() => expect(store.getState().snackbar).toMatchObject({ isShown: true, message: NETWORK_LOST, type: 'error' }));
+    expect(errorOf('Password')).toBeFalsy();
   });
 
   it('signs in and returns to the page the visitor came from', async () => {

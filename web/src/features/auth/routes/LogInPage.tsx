@@ -19,7 +19,7 @@ import { useLoginMutation } from '../api/authApi';
 import { useRecoverAccountMutation } from '../api/recoveryApi';
 import type { LogInValues } from '../validation/schemas';
 import { RECOVERY_PATHS } from './recoveryPaths';
-import { reportError } from './RecoveryShared';
+import { isRefusal, reportError } from './RecoveryShared';
 
 export const ACCOUNT_DELETED_CODE = 'account_deleted';
 export const ACCOUNT_RECOVERED = 'Your account has been recovered.';
@@ -67,6 +67,9 @@ export function LogInPage() {
         setDeleted({ message: firstErrorMessage(result.error, ''), credentials: values });
         return;
       }
+      // Only the server's refusal speaks of what was typed; a failed server or a lost connection
+      // says so, and a right password is never called wrong.
+      if (!isRefusal(result.error)) return reportError(dispatch, result.error);
       const byField = fieldErrors(result.error);
       if (byField.username) setError('username', { message: byField.username });
       setError('password', { message: byField.password ?? firstErrorMessage(result.error, MESSAGES.password) });

@@ -77,7 +77,9 @@ export function RecoveryPassword() {
         />
       )}
       <p className="page__footer">
-        <Link to="/log-in">Back to Log In</Link>
+        <Link to="/log-in" className="link-block">
+          Back to Log In
+        </Link>
       </p>
     </main>
   );

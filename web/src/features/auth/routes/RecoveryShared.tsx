@@ -5,6 +5,7 @@ import type { AppDispatch } from '../../../lib/store/hooks';
 import { errorStatus, firstErrorMessage } from '../../../lib/api/errors';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { FALLBACK_MESSAGE } from '../model/serverErrors';
+import { NETWORK_LOST } from '../../../components/NetworkBanner';
 import './Recovery.css';
 
 interface Choice<T extends string> {
@@ -37,8 +38,18 @@ export function ChoiceList<T extends string>({ legend, name, options, value, onC
 /** True when `error` was a 5xx answer, whose message the base query already showed. */
 export const isServerFailure = (error: unknown) => (errorStatus(error) ?? 0) >= 500;
 
-/** Shows the first server message of `error` in the snackbar (nothing for a 5xx). */
+/** True when the server refused the request itself (a 4xx): its words are about what was typed. */
+export const isRefusal = (error: unknown) => {
+  const status = errorStatus(error);
+  return status !== undefined && status >= 400 && status < 500;
+};
+
+/**
+ * Shows the first server message of `error` in the snackbar: nothing for a 5xx (the base query
+ * showed the generic message), 'The network connection is poor or was lost.' when no answer came.
+ */
 export function reportError(dispatch: AppDispatch, error: unknown): void {
   if (isServerFailure(error)) return;
-  dispatch(showSnackbar({ message: firstErrorMessage(error, FALLBACK_MESSAGE), type: 'error' }));
+  const message = errorStatus(error) === undefined ? NETWORK_LOST : firstErrorMessage(error, FALLBACK_MESSAGE);
+  dispatch(showSnackbar({ message, type: 'error' }));
 }

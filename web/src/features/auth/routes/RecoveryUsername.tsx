@@ -50,7 +50,9 @@ export function RecoveryUsername() {
       <ChoiceList legend="Where should we send your username?" name="method" options={METHODS} value={method} onChange={setMethod} />
       {method === 'email' ? <ByEmail onSent={setSentTo} /> : <ByPhone onSent={setSentTo} />}
       <p className="page__footer">
-        <Link to="/log-in">Back to Log In</Link>
+        <Link to="/log-in" className="link-block">
+          Back to Log In
+        </Link>
       </p>
     </main>
   );

@@ -9,6 +9,7 @@ import { answer, makeTestStore, renderAt, serve, type ApiCall } from '../../../t
 import { SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import { INVALID_REFERRAL } from '../../referrals';
 import { NEW_CODE_SENT } from '../components/EmailCodeStep';
+import { NETWORK_LOST } from '../../../components/NetworkBanner';
 import { SignUpPage } from './SignUpPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -181,6 +182,20 @@ describe('sign up as an organization', () => {
     expect(await screen.findByText('The confirmation code is incorrect.')).toBeInTheDocument();
     expect(screen.getByLabelText('Confirmation code')).toHaveAttribute('aria-invalid', 'true');
     expect(calls.some((c) => c.path === 'accounts/create/')).toBe(false);
+  }, 20000);
+
+  it('a lost connection while confirming says so and leaves the right code unmarked', async () => {
+    serve({
+      ...signUpRoutes(),
+      'POST accounts/confirmation-code/verify/': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    const { store } = open('/sign-up');
+    await fillDetails(ANN);
+    await enterCode('123456');
+    await waitFor(() => expect(store.getState().snackbar).toMatchObject({ isShown: true, message: NETWORK_LOST, type: 'error' }));
+    expect(screen.getByLabelText('Confirmation code')).not.toHaveAttribute('aria-invalid', 'true');
   }, 20000);
 
   it('returns to the details with the server field error under Organization name', async () => {

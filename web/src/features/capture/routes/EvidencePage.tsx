@@ -87,7 +87,7 @@ export function EvidencePage({ below }: { below?: BelowCapture } = {}) {
   async function onCaptured(recording: Recording) {
     if (!situation) return;
     try {
-      const id = await storeRecording(recording, { situation, folderId, section, retakeOf }, location, uploadQueue);
+      const id = await storeRecording(recording, { situation, newSituation: ownSession, folderId, section, retakeOf }, location, uploadQueue);
       if (recording.preview) addPreview(id, recording.preview);
     } catch (error) {
       dispatch(showSnackbar({ message: notSavedMessage(error), type: 'error' }));

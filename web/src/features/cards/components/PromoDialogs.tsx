@@ -42,7 +42,13 @@ export function PromoDialog({ isOpen, onApplied, onProceedWithout, onCancel, bus
       isOpen={isOpen}
       title="Enter Promo Code"
       buttons={[
-        { text: 'Apply Promo Code', isHighlighted: true, disabled: !isPromoComplete(value) || state.isLoading || busy, onClick: () => void apply() },
+        {
+          text: 'Apply Promo Code',
+          isHighlighted: true,
+          disabled: !isPromoComplete(value) || busy,
+          loading: state.isLoading,
+          onClick: () => void apply(),
+        },
         { text: 'Proceed without Promo Code', disabled: state.isLoading || busy, onClick: onProceedWithout },
         { text: 'Cancel', disabled: state.isLoading, onClick: onCancel },
       ]}

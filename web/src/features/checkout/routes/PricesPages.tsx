@@ -131,7 +131,9 @@ export function PayAsYouGoPage() {
       <MonthsPicker options={options} value={months} onChange={setMonths} />
       {price.isError && <p className="muted">The price could not be calculated.</p>}
       {price.data && <BreakdownTable breakdown={price.data} via="both" label="Price of one folder" />}
-      <Link to="/cost-estimator-tool">Estimate the cost of a larger folder</Link>
+      <Link to="/cost-estimator-tool" className="link-block">
+        Estimate the cost of a larger folder
+      </Link>
     </main>
   );
 }

@@ -2,7 +2,8 @@
 // first card's authorisation credit is not a wallet balance).
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiStoredAccount, makeTestStore, NO_WALLET, renderAt, serve } from '../../../testing';
+import userEvent from '@testing-library/user-event';
+import { answer, apiStoredAccount, makeTestStore, NO_WALLET, renderAt, serve } from '../../../testing';
 import { HomePage } from './HomePage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -27,5 +28,20 @@ describe('home', () => {
     renderHome(apiStoredAccount({ balance: 2550 }));
     expect(await screen.findByTestId('home-wallet-balance')).toHaveTextContent('$25.50');
     expect(screen.queryByRole('link', { name: 'Create CreditCard Wallet' })).toBeNull();
+  });
+
+  it('says when the account could not be loaded and tries again on request', async () => {
+    let failing = true;
+    serve({
+      'GET accounts/me/': () =>
+        failing ? answer(500, { errors: [{ message: 'boom', code: 'internal' }] }) : { username: 'ann', email: 'ann@example.com' },
+      'GET payments/stored-account/get/': NO_WALLET,
+    });
+    renderAt(makeTestStore(), [{ path: '/dashboard/home', element: <HomePage /> }], '/dashboard/home');
+    expect(await screen.findByText('Your account details could not be loaded.')).toBeVisible();
+    failing = false;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByTestId('username')).toHaveTextContent('ann');
+    expect(screen.queryByText('Your account details could not be loaded.')).toBeNull();
   });
 });

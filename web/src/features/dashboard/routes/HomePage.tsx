@@ -2,6 +2,7 @@
 //! way to create one), and the quick actions: capture evidence, the rental captures, the
 //! conversations about shares, the guide.
 import { Link } from 'react-router';
+import { PrimaryButton } from '../../../components/PrimaryButton';
 import { formatMoney } from '../../../lib/format/money';
 import { useMeQuery } from '../../../lib/api/me';
 import { useStoredAccountQuery } from '../../../lib/api/payments';
@@ -16,7 +17,7 @@ const QUICK_ACTIONS = [
 ];
 
 export function HomePage() {
-  const { data: me, isLoading } = useMeQuery();
+  const { data: me, isLoading, isError, refetch } = useMeQuery();
   // The balance can hold the first card's authorisation credit before any wallet exists: it is
   // shown only for a wallet, as the wallet screen does.
   const { data: account } = useStoredAccountQuery();
@@ -24,6 +25,15 @@ export function HomePage() {
     <main className="page">
       <h1>Home</h1>
       {isLoading && <p>Loading…</p>}
+      {!me && isError && (
+        // The snackbar's message goes after a few seconds: the card's place keeps saying why.
+        <section className="card">
+          <p className="muted">Your account details could not be loaded.</p>
+          <PrimaryButton variant="secondary" onClick={() => void refetch()}>
+            Try Again
+          </PrimaryButton>
+        </section>
+      )}
       {me && (
         <section className="card">
           <p className="home__greeting">

@@ -40,6 +40,20 @@ describe('rename dialog', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
   });
 
+  it("sends the name once however often Enter is pressed while it saves, and Save reads 'Please wait'", async () => {
+    let finish: (value: unknown) => void = () => {};
+    const onSubmit = vi.fn(() => new Promise<unknown>((resolve) => (finish = resolve)));
+    const { input, onClose } = setup(onSubmit);
+    fireEvent.change(input, { target: { value: 'Rear door' } });
+    await act(async () => fireEvent.submit(input.closest('form')!));
+    await act(async () => fireEvent.submit(input.closest('form')!));
+    await act(async () => fireEvent.submit(input.closest('form')!));
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('button', { name: 'Please wait' })).toBeDisabled();
+    await act(async () => finish(undefined));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
   it("shows the server's field error when it refuses", async () => {
     const refused = { status: 400, data: { errors: [{ message: 'Must be 50 characters or less', code: 'invalid', field: 'name' }] } };
     const { input, onClose } = setup(vi.fn(async () => refused));

@@ -1,6 +1,7 @@
 //! Rename a folder or a file: the file-name rule of spec §5 as the user types, then the server's
 //! field error if it refuses.
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useRef, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -26,7 +27,9 @@ export function RenameDialog({ title, initialName, onSubmit, onClose }: Props) {
     defaultValues: { name: initialName },
   });
 
-  const submit = handleSubmit(async ({ name }) => {
+  // Set from the press to the answer: Enter in the field, like Save, sends the name once.
+  const saving = useRef(false);
+  const save = handleSubmit(async ({ name }) => {
     const error = await onSubmit(name.trim());
     if (error === undefined) {
       onClose();
@@ -34,13 +37,23 @@ export function RenameDialog({ title, initialName, onSubmit, onClose }: Props) {
     }
     setError('name', { message: fieldErrors(error).name ?? firstErrorMessage(error, 'The name was not changed.') });
   });
+  const submit = async (e?: FormEvent) => {
+    e?.preventDefault();
+    if (saving.current) return;
+    saving.current = true;
+    try {
+      await save(e);
+    } finally {
+      saving.current = false;
+    }
+  };
 
   return (
     <ConfirmDialog
       isOpen
       title={title}
       buttons={[
-        { text: 'Save', onClick: () => void submit(), isHighlighted: true, disabled: formState.isSubmitting },
+        { text: 'Save', onClick: () => void submit(), isHighlighted: true, loading: formState.isSubmitting },
         { text: 'Cancel', onClick: onClose },
       ]}
     >

@@ -16,6 +16,7 @@ import { useSendContactMessageMutation } from '../api/supportApi';
 import { TextAreaField } from '../components/TextAreaField';
 import { contactSchema, type ContactValues } from '../validation/contact';
 import '../info.css';
+import { InfoBack } from '../components/InfoBack';
 
 export const SENT_MESSAGE = 'Your message was sent. We will reply by e-mail.';
 // Not given by the spec (/tmp/pay/decisions-info.md).
@@ -72,6 +73,7 @@ export function ContactUsPage() {
 
   return (
     <main className="page">
+      <InfoBack />
       <h1>Contact Us</h1>
       <p>
         Write to our support team; we reply by e-mail. Quick fixes for common problems are in <Link to="/tech-support">Tech Support</Link>{' '}

@@ -1,18 +1,14 @@
 // The FAQ accordion: every question is a collapsed button; a click shows its answer region and
 // sets aria-expanded; a second click hides it again.
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { makeTestStore, renderAt } from '../../../testing';
 import { FAQ, FaqPage } from './FaqPage';
 
 describe('faq', () => {
   it('toggles each answer with its question', async () => {
-    render(
-      <MemoryRouter>
-        <FaqPage />
-      </MemoryRouter>,
-    );
+    renderAt(makeTestStore({ signedIn: false }), [{ path: '/faq', element: <FaqPage /> }], '/faq');
     const user = userEvent.setup();
     expect(FAQ.length).toBeGreaterThanOrEqual(8);
     expect(FAQ.length).toBeLessThanOrEqual(10);

@@ -2,6 +2,7 @@
 import { Link } from 'react-router';
 import { Accordion, type AccordionItem } from '../components/Accordion';
 import '../info.css';
+import { InfoBack } from '../components/InfoBack';
 
 export const FAQ: AccordionItem[] = [
   {
@@ -113,6 +114,7 @@ export const FAQ: AccordionItem[] = [
 export function FaqPage() {
   return (
     <main className="page">
+      <InfoBack />
       <h1>FAQ</h1>
       <Accordion items={FAQ} />
       <p className="page__footer">

@@ -2,6 +2,7 @@
 //! pages (FAQ, Tech Support, Contact Us).
 import { Link } from 'react-router';
 import '../info.css';
+import { InfoBack } from '../components/InfoBack';
 
 export const LEGAL_LINKS = [
   { to: '/legal/terms', label: 'Terms of Use' },
@@ -17,6 +18,7 @@ export const HELP_LINKS = [
 export function LegalPage() {
   return (
     <main className="page">
+      <InfoBack />
       <h1>Legal</h1>
       <nav aria-label="Legal documents">
         <ul className="info-links">

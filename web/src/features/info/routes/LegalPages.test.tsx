@@ -1,7 +1,10 @@
 // /legal links to both documents and the help pages; each document has plain sections.
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { makeTestStore, renderAt, serve } from '../../../testing';
+import { ContactUsPage } from './ContactUsPage';
+import { FaqPage } from './FaqPage';
 import { LegalPage } from './LegalPage';
 import { PolicyPage } from './PolicyPage';
 import { TechSupportPage } from './TechSupportPage';
@@ -14,11 +17,7 @@ const links = (name: string) =>
 
 describe('information pages', () => {
   it('/legal lists the documents and the help pages', () => {
-    render(
-      <MemoryRouter>
-        <LegalPage />
-      </MemoryRouter>,
-    );
+    renderAt(makeTestStore({ signedIn: false }), [{ path: '/legal', element: <LegalPage /> }], '/legal');
     expect(links('Legal documents')).toEqual([
       ['Terms of Use', '/legal/terms'],
       ['Privacy Policy', '/legal/policy'],
@@ -55,12 +54,29 @@ describe('information pages', () => {
   });
 
   it('tech support links to the contact form', () => {
-    render(
-      <MemoryRouter>
-        <TechSupportPage />
-      </MemoryRouter>,
-    );
+    renderAt(makeTestStore({ signedIn: false }), [{ path: '/tech-support', element: <TechSupportPage /> }], '/tech-support');
     expect(screen.getByRole('region', { name: 'Camera and microphone' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', '/contact-us');
+  });
+
+  it('each help page leads back: to Settings when signed in, else to the start screen', async () => {
+    const pages = [
+      ['/legal', <LegalPage key="legal" />],
+      ['/faq', <FaqPage key="faq" />],
+      ['/tech-support', <TechSupportPage key="tech" />],
+      ['/contact-us', <ContactUsPage key="contact" />],
+    ] as const;
+    const calls = serve({});
+    for (const [path, element] of pages) {
+      for (const signedIn of [true, false]) {
+        const { unmount } = renderAt(makeTestStore({ signedIn }), [{ path, element }], path);
+        const back = signedIn ? screen.getByRole('link', { name: 'Back to Settings' }) : screen.getByRole('link', { name: 'Back to Start' });
+        expect(back, `${path} signed ${signedIn ? 'in' : 'out'}`).toHaveAttribute('href', signedIn ? '/dashboard/settings' : '/');
+        unmount();
+      }
+    }
+    // Contact Us asks for the signed-in user's address: let that call finish before the stub goes.
+    await waitFor(() => expect(calls.some((c) => c.path === 'accounts/me/')).toBe(true));
+    vi.unstubAllGlobals();
   });
 });

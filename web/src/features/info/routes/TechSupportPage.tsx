@@ -2,10 +2,12 @@
 //! offline uploads, the update prompt) and how to reach support.
 import { Link } from 'react-router';
 import '../info.css';
+import { InfoBack } from '../components/InfoBack';
 
 export function TechSupportPage() {
   return (
     <main className="page info-text">
+      <InfoBack />
       <h1>Tech Support</h1>
       <p>Most problems have a quick fix. Try these first; if they do not help, write to us.</p>
 

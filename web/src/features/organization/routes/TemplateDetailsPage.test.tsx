@@ -99,7 +99,9 @@ describe('a template of an owner or admin', () => {
     await user.type(await screen.findByLabelText('Template name'), 'M');
     await user.click(screen.getByRole('checkbox', { name: 'Photo' }));
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findAllByText('Minimum 2 characters')).toHaveLength(2);
+    // The short template name its minimum, the empty step name that it is required (spec §5).
+    expect(await screen.findAllByText('Minimum 2 characters')).toHaveLength(1);
+    expect(screen.getByText('This field is required')).toBeInTheDocument();
     expect(screen.getByText('Choose at least one kind of media')).toBeInTheDocument();
     expect(writes(calls)).toEqual([]);
   });

@@ -16,6 +16,10 @@ describe('the template rules', () => {
       `steps.0.maxFiles: ${TEMPLATE_MESSAGES.maxBelowMin}`,
     ]);
     expect(issue({ name: 'Intake', description: '', steps: [] })).toEqual([`steps: ${TEMPLATE_MESSAGES.steps}`]);
+    expect(issue({ name: '  ', description: '', steps: [{ ...newStep(), name: '', mediaTypes: ['image'] }] })).toEqual([
+      `name: ${TEMPLATE_MESSAGES.required}`,
+      `steps.0.name: ${TEMPLATE_MESSAGES.required}`,
+    ]);
   });
 
   it('make the request in the order of the steps, keeping ids', () => {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { MEDIA_KINDS, type CaptureTemplate, type MediaKind, type TemplateRequest } from '../api/types';
 
 export const TEMPLATE_MESSAGES = {
+  required: 'This field is required',
   min2: 'Minimum 2 characters',
   max50: 'Maximum 50 characters',
   max500: 'Maximum 500 characters',
@@ -20,7 +21,8 @@ export const MAX_STEPS = 20;
 
 const text = (min: number, max: number) => {
   const trimmed = z.string().trim();
-  return min > 0 ? trimmed.min(min, TEMPLATE_MESSAGES.min2).max(max, max === 50 ? TEMPLATE_MESSAGES.max50 : TEMPLATE_MESSAGES.max500) : trimmed.max(max, TEMPLATE_MESSAGES.max500);
+  // An empty required field says so (spec §5 'This field is required'), a short one its minimum.
+  return min > 0 ? trimmed.min(1, { message: TEMPLATE_MESSAGES.required, abort: true }).min(min, TEMPLATE_MESSAGES.min2).max(max, max === 50 ? TEMPLATE_MESSAGES.max50 : TEMPLATE_MESSAGES.max500) : trimmed.max(max, TEMPLATE_MESSAGES.max500);
 };
 const whole = (min: number, max: number, message: string) =>
   z.string().trim().regex(/^\d+$/, message).refine((v) => Number(v) >= min && Number(v) <= max, message);
