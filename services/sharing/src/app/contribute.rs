@@ -443,24 +443,24 @@ pub async fn create_submission(
             "Expected the device's id for the file (a UUID).",
         )
     })?;
-    let mut conn = deps.pool.acquire().await?;
-    let who = contributor(&mut conn, token, Some(new.folder_id)).await?;
+    let who = {
+        let mut conn = deps.pool.acquire().await?;
+        contributor(&mut conn, token, Some(new.folder_id)).await?
+    };
     if who.link.expires_at <= Utc::now() {
         return Err(SharingError::LinkClosed(LinkClosed::Expired));
     }
     limit_uploads(deps, &who, client_ip).await?;
-    let newly = store::reserve(&mut conn, who.link.id, client_id)
+    // The reservation takes the link's row until evidence has answered: a file it refuses gives
+    // its submission back by the rollback, before another file of the link is counted, so files
+    // sent at once are never refused for submissions that end up not made.
+    let mut tx = deps.pool.begin().await?;
+    store::reserve(&mut tx, who.link.id, client_id)
         .await?
         .ok_or(SharingError::LinkClosed(LinkClosed::UsedUp))?;
-    match deps.folders.create(&who.reference(), new).await {
-        Ok(created) => Ok(created),
-        Err(err) => {
-            if newly {
-                store::release(&mut conn, who.link.id, client_id).await?;
-            }
-            Err(err)
-        }
-    }
+    let created = deps.folders.create(&who.reference(), new).await?;
+    tx.commit().await?;
+    Ok(created)
 }
 
 async fn own(deps: &ContributorDeps<'_>, token: &str) -> Result<Contributor, SharingError> {

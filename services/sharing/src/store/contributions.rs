@@ -108,22 +108,26 @@ pub async fn revoke(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<()> {
     Ok(())
 }
 
-/// Reserves one of the link's submissions for the device's file; `Some(false)` when it was
-/// reserved before (a retry), `None` when the link has none left.
+/// Reserves one of the link's submissions for the device's file, in the caller's transaction,
+/// which holds the link's row from here to its end; `Some(false)` when it was reserved before (a
+/// retry, also one running meanwhile: the insert waits for it), `None` when the link has none
+/// left, and the caller rolls back what this wrote.
 #[tracing::instrument(skip_all, fields(link.id = %link_id))]
 pub async fn reserve(
     conn: &mut PgConnection,
     link_id: Uuid,
     client_id: Uuid,
 ) -> sqlx::Result<Option<bool>> {
-    let counted = sqlx::query_scalar!(
-        "SELECT EXISTS (SELECT 1 FROM contribution_submissions WHERE link_id = $1 AND client_id = $2)",
+    let inserted = sqlx::query!(
+        "INSERT INTO contribution_submissions (link_id, client_id) VALUES ($1, $2)
+         ON CONFLICT DO NOTHING",
         link_id,
         client_id
     )
-    .fetch_one(&mut *conn)
-    .await?;
-    if counted == Some(true) {
+    .execute(&mut *conn)
+    .await?
+    .rows_affected();
+    if inserted == 0 {
         return Ok(Some(false));
     }
     let room = sqlx::query!(
@@ -131,42 +135,10 @@ pub async fn reserve(
          WHERE id = $1 AND submissions < max_submissions",
         link_id
     )
-    .execute(&mut *conn)
-    .await?
-    .rows_affected();
-    if room == 0 {
-        return Ok(None);
-    }
-    sqlx::query!(
-        "INSERT INTO contribution_submissions (link_id, client_id) VALUES ($1, $2)",
-        link_id,
-        client_id
-    )
     .execute(conn)
-    .await?;
-    Ok(Some(true))
-}
-
-/// Gives back a reservation whose file could not be registered.
-#[tracing::instrument(skip_all, fields(link.id = %link_id))]
-pub async fn release(conn: &mut PgConnection, link_id: Uuid, client_id: Uuid) -> sqlx::Result<()> {
-    let removed = sqlx::query!(
-        "DELETE FROM contribution_submissions WHERE link_id = $1 AND client_id = $2",
-        link_id,
-        client_id
-    )
-    .execute(&mut *conn)
     .await?
     .rows_affected();
-    if removed > 0 {
-        sqlx::query!(
-            "UPDATE contribution_links SET submissions = GREATEST(submissions - 1, 0) WHERE id = $1",
-            link_id
-        )
-        .execute(conn)
-        .await?;
-    }
-    Ok(())
+    Ok((room > 0).then_some(true))
 }
 
 #[derive(Debug, Clone)]

@@ -455,11 +455,26 @@ async fn anonymous_contributors_send_files_that_participants_accept_or_decline()
         "{custody:?}"
     );
 
-    // A used-up link says so: four submissions were taken (a, b, c), one more fits, then none.
-    second
-        .create(&Uuid::new_v4().to_string(), &front, &small, "image/jpeg")
-        .await
-        .unwrap();
+    // A used-up link says so: of four, three were taken (a, b, c), one more fits, then none.
+    // That one is sent while eight files the service refuses (for a step of no folder) are in
+    // flight: each refused file gives its submission back before the next file is counted, so
+    // the good one is never refused for submissions that end up not made.
+    let no_step = Uuid::new_v4().to_string();
+    let clients: Vec<String> = (0..8).map(|_| Uuid::new_v4().to_string()).collect();
+    let refused = futures::future::join_all(
+        clients
+            .iter()
+            .map(|client| second.create(client, &no_step, &small, "image/jpeg")),
+    );
+    let good = async {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        second
+            .create(&Uuid::new_v4().to_string(), &front, &small, "image/jpeg")
+            .await
+    };
+    let (refused, good) = tokio::join!(refused, good);
+    good.expect("the good file takes the last submission");
+    assert!(refused.iter().all(Result::is_err), "{refused:?}");
     let used_up = second
         .create(&Uuid::new_v4().to_string(), &front, &small, "image/jpeg")
         .await
