@@ -250,8 +250,8 @@ header_extractor! {
     IdempotencyKey = "idempotency-key"
 }
 
-/// A query string; a malformed one (a repeated or unknown-typed parameter) is a 400 in the API's
-/// error shape, never axum's plain-text rejection.
+/// A query string; a parameter that is missing or of the wrong kind is a 400 on that parameter
+/// in the API's error shape, in the words a JSON body's field gets, never the parser's text.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiQuery<T>(pub T);
 
@@ -262,20 +262,22 @@ where
 {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
-            Ok(axum::extract::Query(value)) => Ok(Self(value)),
-            Err(rejection) => {
-                let text = rejection.body_text();
-                let reason = text
-                    .strip_prefix("Failed to deserialize query string: ")
-                    .unwrap_or(&text);
-                Err(ApiError::bad_request(&format!(
-                    "Invalid query string: {reason}"
-                )))
-            }
-        }
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        parse_query(parts.uri.query().unwrap_or_default()).map(Self)
     }
+}
+
+/// The query string as `T`, or the field error of its first wrong parameter.
+pub(crate) fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    let parsed = form_urlencoded::parse(query.as_bytes());
+    serde_path_to_error::deserialize(serde_urlencoded::Deserializer::new(parsed)).map_err(|err| {
+        let path = err.path().to_string();
+        let (field, message) = data_error(&path, &err.into_inner().to_string());
+        match field {
+            Some(field) => ApiError::field(&field, &message),
+            None => ApiError::bad_request(&format!("Invalid query string: {message}")),
+        }
+    })
 }
 
 /// Path parameters; one that is not valid percent-encoded UTF-8 is a 400 in the API's error shape.
@@ -340,6 +342,28 @@ mod tests {
 
     fn on(field: &str, message: &str) -> (Option<String>, String) {
         (Some(field.to_owned()), message.to_owned())
+    }
+
+    #[test]
+    fn a_wrong_query_parameter_is_refused_on_its_name_in_plain_words() {
+        #[derive(Debug, Deserialize)]
+        #[allow(dead_code)]
+        struct Listing {
+            active: bool,
+            archived: Option<bool>,
+        }
+        let refused = |query: &str| {
+            let err = parse_query::<Listing>(query).unwrap_err();
+            (err.errors[0].field.clone(), err.errors[0].message.clone())
+        };
+        assert!(parse_query::<Listing>("active=true&archived=false").is_ok());
+        assert_eq!(refused(""), on("active", REQUIRED));
+        assert_eq!(refused("archived=true"), on("active", REQUIRED));
+        assert_eq!(
+            refused("active=true&archived=maybe"),
+            on("archived", WRONG_KIND)
+        );
+        assert_eq!(refused("active=yes"), on("active", WRONG_KIND));
     }
 
     #[test]
