@@ -428,7 +428,7 @@ mod tests {
         impl TryFrom<String> for Even {
             type Error = String;
             fn try_from(s: String) -> Result<Self, String> {
-                if s.len() % 2 == 0 {
+                if s.len().is_multiple_of(2) {
                     Ok(Self(s))
                 } else {
                     Err(refusal("Give an even number of letters."))

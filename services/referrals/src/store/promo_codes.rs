@@ -70,7 +70,7 @@ pub async fn key_used_for_another(
     idempotency_key: &str,
     code: &str,
 ) -> sqlx::Result<bool> {
-    Ok(sqlx::query_scalar!(
+    sqlx::query_scalar!(
         r#"SELECT EXISTS (SELECT 1 FROM promo_redemptions
                           WHERE user_id = $1 AND idempotency_key = $2 AND code <> $3) AS "used!""#,
         user_id,
@@ -78,7 +78,7 @@ pub async fn key_used_for_another(
         code
     )
     .fetch_one(conn)
-    .await?)
+    .await
 }
 
 #[tracing::instrument(skip_all)]
