@@ -34,8 +34,9 @@ evidentia_common::internal_errors!(EvidenceError: sqlx::Error);
 
 pub const EXPIRED_MESSAGE: &str = "Please extend your Storage Date for this file.";
 
-pub const HELD_MESSAGE: &str =
-    "This file is kept for a futuregram. It can be changed once the futuregram is released.";
+/// Sharing holds a share's files until its copies are made (moments), a futuregram's until its
+/// release.
+pub const HELD_MESSAGE: &str = "This file is kept for a share whose copies are not made yet (a futuregram's are made at its release). It can be changed once they are.";
 
 pub const FORBIDDEN_MESSAGE: &str = "Only the organization's owner and admins can do this.";
 

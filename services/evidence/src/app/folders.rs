@@ -211,6 +211,8 @@ pub(crate) async fn remove(
     id: Uuid,
 ) -> Result<Vec<(String, Option<String>)>, EvidenceError> {
     let folder = owned(conn, owner, id).await?;
+    // Its items locked first, so no hold is placed between the check and the delete.
+    crate::store::items::lock_in_folder(conn, id).await?;
     holds::refuse_folder(conn, id).await?;
     let objects = items::in_folder(conn, owner, id)
         .await?

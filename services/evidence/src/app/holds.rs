@@ -19,6 +19,9 @@ pub async fn place(
     item_ids: &[Uuid],
 ) -> Result<(), EvidenceError> {
     let mut tx = pool.begin().await?;
+    // Locked against a delete until the hold commits (a delete checks for holds under its own
+    // lock of the items): either the delete waits and then sees the hold, or the hold waits and
+    // finds the items gone. Neither both succeeds.
     let mine = items::count_owned(&mut tx, owner, item_ids).await?;
     let distinct = {
         let mut ids = item_ids.to_vec();

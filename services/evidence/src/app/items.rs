@@ -137,6 +137,8 @@ pub(crate) async fn remove(
     owner: Uuid,
     id: Uuid,
 ) -> Result<Item, EvidenceError> {
+    // Locked first, so no hold is placed between the check and the delete.
+    items::lock_owned(conn, owner, id).await?;
     holds::refuse_item(conn, id).await?;
     let item = items::delete(conn, owner, id)
         .await?

@@ -129,7 +129,9 @@ pub async fn contribution_owner(
     .await
 }
 
-/// How many of `ids` are the owner's and not purged.
+/// How many of `ids` are the owner's items, each locked against deletion (`FOR KEY SHARE`) until
+/// the transaction ends: a delete that locked one first is waited for, and what it deleted is
+/// not counted.
 #[tracing::instrument(skip_all, fields(user.id = %owner_id))]
 pub async fn count_owned(
     conn: &mut PgConnection,
@@ -137,13 +139,43 @@ pub async fn count_owned(
     ids: &[Uuid],
 ) -> sqlx::Result<i64> {
     sqlx::query_scalar!(
-        r#"SELECT count(*) AS "count!" FROM items
-           WHERE owner_id = $1 AND id = ANY($2) AND purged_at IS NULL"#,
+        r#"SELECT count(*) AS "count!" FROM (
+             SELECT 1 FROM items
+             WHERE owner_id = $1 AND id = ANY($2) AND purged_at IS NULL
+             ORDER BY id FOR KEY SHARE
+           ) AS kept"#,
         owner_id,
         ids
     )
     .fetch_one(conn)
     .await
+}
+
+/// Locks the folder's items against holds (`FOR UPDATE`) until the transaction ends, so that
+/// whether one is held, once read, stays true until the folder is deleted. In id order, as a
+/// hold locks them, so the two never wait for each other in a circle.
+#[tracing::instrument(skip_all, fields(folder.id = %folder_id))]
+pub async fn lock_in_folder(conn: &mut PgConnection, folder_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!(
+        "SELECT id FROM items WHERE folder_id = $1 ORDER BY id FOR UPDATE",
+        folder_id
+    )
+    .fetch_all(conn)
+    .await?;
+    Ok(())
+}
+
+/// Locks the owner's item against holds (`FOR UPDATE`) until the transaction ends.
+#[tracing::instrument(skip_all, fields(item.id = %id))]
+pub async fn lock_owned(conn: &mut PgConnection, owner_id: Uuid, id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!(
+        "SELECT id FROM items WHERE owner_id = $1 AND id = $2 FOR UPDATE",
+        owner_id,
+        id
+    )
+    .fetch_optional(conn)
+    .await?;
+    Ok(())
 }
 
 /// The owner of an item's folder, and the organization it belongs to.

@@ -66,7 +66,22 @@ pub async fn create_share(
         Ok(recorded)
     })
     .await?;
-    let payment = pay(deps, owner, &folder, &new, share_id, fresh).await?;
+    // The items stay in their folder until the copies are made: a delete meanwhile is refused
+    // instead of leaving a paid share whose copies can never be made.
+    {
+        let mut conn = deps.pool.acquire().await?;
+        shares::mark_items_held(&mut conn, share_id).await?;
+    }
+    hold_unpaid(deps.pool, deps.evidence, owner, share_id).await?;
+    let payment = match pay(deps, owner, &folder, &new, share_id, fresh).await {
+        Ok(payment) => payment,
+        Err(err) => {
+            if is_refusal(&err) {
+                deps.evidence.release_hold(owner, share_id).await.ok();
+            }
+            return Err(err);
+        }
+    };
     activate(deps, owner, share_id, &payment_number(&payment)).await?;
     let mut conn = deps.pool.acquire().await?;
     let share = owner::share_view(&mut conn, deps.links, owner, share_id).await?;
@@ -118,6 +133,35 @@ where
     Err(SharingError::Internal(anyhow::anyhow!(
         "the idempotency key changed hands {CLAIM_ATTEMPTS} times"
     )))
+}
+
+/// Holds the items of a share still awaiting payment in evidence, under the share's id. A retry
+/// with the same key may continue a share whose first request has not placed it yet; a paid
+/// share keeps what its first request held. A hold refused (an item or the folder gone) forgets
+/// the unpaid share, so nothing is paid and a retry starts afresh.
+pub async fn hold_unpaid(
+    pool: &PgPool,
+    evidence: &dyn Evidence,
+    owner: Uuid,
+    share_id: Uuid,
+) -> Result<(), SharingError> {
+    let ids: Vec<Uuid> = {
+        let mut conn = pool.acquire().await?;
+        let share = shares::get(&mut conn, share_id)
+            .await?
+            .ok_or(SharingError::NotFound)?;
+        if share.state != "awaiting_payment" {
+            return Ok(());
+        }
+        let items = shares::items(&mut conn, share_id).await?;
+        items.into_iter().map(|item| item.item_id).collect()
+    };
+    if let Err(err) = evidence.hold(owner, share_id, &ids).await {
+        let mut conn = pool.acquire().await?;
+        shares::delete_unpaid(&mut conn, share_id).await?;
+        return Err(err);
+    }
+    Ok(())
 }
 
 /// Pays for the recorded share with a key derived from it. A refusal (nothing was charged)

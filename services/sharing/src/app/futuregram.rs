@@ -136,7 +136,7 @@ pub async fn create(
         record(deps.pool, owner, folder_ref, new_ref, &items).await
     })
     .await?;
-    hold_unpaid(deps, owner, share_id).await?;
+    create_share::hold_unpaid(deps.pool, deps.evidence, owner, share_id).await?;
     let payment =
         match create_share::pay(&share_deps, owner, &folder, &new.share, share_id, fresh).await {
             Ok(payment) => payment,
@@ -163,31 +163,6 @@ pub async fn create(
         futuregram,
         payment,
     })
-}
-
-/// Holds the items of a futuregram awaiting payment. Every request places the hold, the first
-/// and its retries (placing it again changes nothing): a retry, or a request sent alongside with
-/// the same key, may continue a share whose first request has not placed it yet. A paid one
-/// keeps what its first request held (or let go at its release). A hold refused (an item gone)
-/// forgets the unpaid share, so a retry starts afresh.
-async fn hold_unpaid(deps: &Deps<'_>, owner: Uuid, share_id: Uuid) -> Result<(), SharingError> {
-    let ids: Vec<Uuid> = {
-        let mut conn = deps.pool.acquire().await?;
-        let share = shares::get(&mut conn, share_id)
-            .await?
-            .ok_or(SharingError::NotFound)?;
-        if share.state != "awaiting_payment" {
-            return Ok(());
-        }
-        let items = shares::items(&mut conn, share_id).await?;
-        items.into_iter().map(|item| item.item_id).collect()
-    };
-    if let Err(err) = deps.evidence.hold(owner, share_id, &ids).await {
-        let mut conn = deps.pool.acquire().await?;
-        shares::delete_unpaid(&mut conn, share_id).await?;
-        return Err(err);
-    }
-    Ok(())
 }
 
 /// Records the futuregram awaiting payment: its share (as `create_share::record`), the release

@@ -4,7 +4,8 @@
 //! links and messages commit together, so it happens exactly once however many replicas run,
 //! and a futuregram that fell due while no replica ran is released by the first to start.
 //! Messages leave through the outbox after the commit; evidence lets go of the items once the
-//! released copies are made.
+//! released copies are made. The same pass lets go of a plain share's items once its copies are
+//! made (they are held from before its payment, so its folder is not deleted in between).
 
 use std::time::Duration;
 
@@ -227,6 +228,14 @@ pub async fn send_outbox(state: &AppState) -> anyhow::Result<usize> {
 
 async fn release_holds(state: &AppState) -> anyhow::Result<()> {
     let mut conn = state.pool.acquire().await?;
+    for (share_id, owner) in shares::holds_to_release(&mut conn, 20).await? {
+        match state.evidence.release_hold(owner, share_id).await {
+            Ok(()) => shares::hold_released(&mut conn, share_id).await?,
+            Err(err) => {
+                tracing::warn!(share.id = %share_id, error = ?err, "evidence did not let go of a share's items; tried again later");
+            }
+        }
+    }
     for (share_id, owner) in futuregrams::holds_to_release(&mut conn, 20).await? {
         match state.evidence.release_hold(owner, share_id).await {
             Ok(()) => futuregrams::hold_released(&mut conn, share_id).await?,

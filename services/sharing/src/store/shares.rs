@@ -257,6 +257,44 @@ pub async fn release(conn: &mut PgConnection, id: Uuid, at: DateTime<Utc>) -> sq
     Ok(done.rows_affected() == 1)
 }
 
+/// Records that evidence is (about to be) asked to hold the share's items until its copies are
+/// made; written before the hold, so a hold placed is always one the sweep lets go.
+#[tracing::instrument(skip_all, fields(share.id = %id))]
+pub async fn mark_items_held(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!("UPDATE shares SET items_held = true WHERE id = $1", id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Paid shares whose copies are all made (or given up on) and whose items evidence still holds:
+/// their owners' folders may change again. (share, owner)
+#[tracing::instrument(skip_all)]
+pub async fn holds_to_release(
+    conn: &mut PgConnection,
+    limit: i64,
+) -> sqlx::Result<Vec<(Uuid, Uuid)>> {
+    let rows = sqlx::query!(
+        "SELECT s.id, s.owner_id FROM shares s
+         WHERE s.items_held AND s.state <> 'awaiting_payment'
+           AND NOT EXISTS (SELECT 1 FROM copies c WHERE c.share_id = s.id
+                           AND c.state = 'preparing')
+         ORDER BY s.created_at LIMIT $1",
+        limit
+    )
+    .fetch_all(conn)
+    .await?;
+    Ok(rows.into_iter().map(|r| (r.id, r.owner_id)).collect())
+}
+
+#[tracing::instrument(skip_all, fields(share.id = %id))]
+pub async fn hold_released(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!("UPDATE shares SET items_held = false WHERE id = $1", id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// Forgets a share whose payment was refused (nothing was bought, so nothing is kept).
 #[tracing::instrument(skip_all, fields(share.id = %id))]
 pub async fn delete_unpaid(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<()> {

@@ -578,6 +578,66 @@ async fn requests_sent_together_with_one_key_make_one_share_and_one_charge() {
     assert_eq!(purchases.len(), 1, "one purchase: {purchases:?}");
 }
 
+/// A folder deleted at the moment it is shared never leaves a paid share whose copies cannot be
+/// made: either the delete comes first and the share is refused (nothing paid), or the share's
+/// files are held and the delete is refused ('held') until its copies are made; then the folder
+/// can go, and the copies made stay the recipient's.
+#[tokio::test]
+async fn a_folder_deleted_while_it_is_shared_is_refused_until_the_copies_are_made() {
+    let app = TestApp::spawn().await;
+    let owner = app.sharer().await;
+    let mut paid = 0;
+    for round in 0..4 {
+        let folder = app.folder(&owner, &format!("Lease {round}")).await;
+        let photo = app
+            .upload(&owner, &folder, jpeg(320, 240, 10), "image/jpeg")
+            .await;
+        let request = share_of(
+            &folder,
+            pb::CopyType::Unauthenticated,
+            &[&photo.id],
+            "insurer@example.com",
+            &format!("delete-race-{round}"),
+        );
+        let delete = || {
+            owner.req(evidence_pb::DeleteFolderRequest {
+                folder_id: folder.clone(),
+            })
+        };
+        let mut evidence = app.evidence();
+        let (shared, deleted) =
+            tokio::join!(app.share(&owner, request), evidence.delete_folder(delete()));
+        match (&shared, &deleted) {
+            (Ok(_), Err(refused)) => {
+                paid += 1;
+                assert_eq!(
+                    testing::reason(refused).as_deref(),
+                    Some("held"),
+                    "round {round}: {refused:?}"
+                );
+                testing::eventually(
+                    "the folder deleted once its copy is made",
+                    Duration::from_secs(60),
+                    || async { app.evidence().delete_folder(delete()).await.ok() },
+                )
+                .await;
+            }
+            // The folder or its files were gone by the time the share looked (404, or 400 'Choose
+            // files from this folder.').
+            (Err(refused), Ok(_)) => assert!(
+                matches!(refused.code(), Code::NotFound | Code::InvalidArgument),
+                "round {round}: {refused:?}"
+            ),
+            _ => panic!("round {round}: shared {shared:?}, deleted {deleted:?}"),
+        }
+        assert_eq!(
+            app.sharing_purchases(&owner).await.len(),
+            paid,
+            "round {round}: a purchase only for a share that was made"
+        );
+    }
+}
+
 /// A file rejected on upload (its bytes are not what was registered) is never evidence: a share
 /// of the whole folder leaves it out, and choosing it is refused with what to do.
 #[tokio::test]

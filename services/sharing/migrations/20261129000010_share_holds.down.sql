@@ -1,0 +1,2 @@
+DROP INDEX shares_items_held;
+ALTER TABLE shares DROP COLUMN items_held;
