@@ -267,8 +267,9 @@ pub async fn mark_items_held(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<
     Ok(())
 }
 
-/// Paid shares whose copies are all made (or given up on) and whose items evidence still holds:
-/// their owners' folders may change again. (share, owner)
+/// Shares whose items evidence still holds and need not: paid ones whose copies are all made (or
+/// given up on), and ones left awaiting payment for an hour (a payment whose outcome was never
+/// learned, not retried; a retry holds the items again before it pays). (share, owner)
 #[tracing::instrument(skip_all)]
 pub async fn holds_to_release(
     conn: &mut PgConnection,
@@ -276,7 +277,8 @@ pub async fn holds_to_release(
 ) -> sqlx::Result<Vec<(Uuid, Uuid)>> {
     let rows = sqlx::query!(
         "SELECT s.id, s.owner_id FROM shares s
-         WHERE s.items_held AND s.state <> 'awaiting_payment'
+         WHERE s.items_held
+           AND (s.state <> 'awaiting_payment' OR s.created_at < now() - interval '1 hour')
            AND NOT EXISTS (SELECT 1 FROM copies c WHERE c.share_id = s.id
                            AND c.state = 'preparing')
          ORDER BY s.created_at LIMIT $1",

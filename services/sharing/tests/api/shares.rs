@@ -638,6 +638,48 @@ async fn a_folder_deleted_while_it_is_shared_is_refused_until_the_copies_are_mad
     }
 }
 
+/// Files held for a share left awaiting payment (its payment's outcome never learned, and never
+/// retried) are let go after an hour, so the folder does not stay undeletable; a newer one's
+/// stay held, as do a paid share's while a copy is being made.
+#[tokio::test]
+async fn a_share_left_awaiting_payment_for_an_hour_lets_go_of_its_files() {
+    let app = TestApp::spawn().await;
+    let mut db = testing::connect(app.sharing_db()).await;
+    let owner = Uuid::now_v7();
+    // (share, minutes since it was made, state)
+    let rows = [
+        (Uuid::now_v7(), 61, "awaiting_payment"),
+        (Uuid::now_v7(), 5, "awaiting_payment"),
+        (Uuid::now_v7(), 5, "active"),
+    ];
+    for (id, age, state) in rows {
+        sqlx::query(
+            "INSERT INTO shares (id, owner_id, folder_id, folder_name, copy_type, state, created_at, items_held)
+             VALUES ($1, $2, $3, 'Lease', 'authenticated', $4, now() - make_interval(mins => $5), true)",
+        )
+        .bind(id)
+        .bind(owner)
+        .bind(Uuid::now_v7())
+        .bind(state)
+        .bind(age)
+        .execute(&mut db)
+        .await
+        .unwrap();
+    }
+    let due: Vec<Uuid> = sharing::store::shares::holds_to_release(&mut db, 20)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|(_, who)| *who == owner)
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(
+        due,
+        vec![rows[0].0, rows[2].0],
+        "the stale unpaid one and the paid one"
+    );
+}
+
 /// A file rejected on upload (its bytes are not what was registered) is never evidence: a share
 /// of the whole folder leaves it out, and choosing it is refused with what to do.
 #[tokio::test]
