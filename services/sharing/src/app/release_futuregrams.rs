@@ -229,20 +229,26 @@ pub async fn send_outbox(state: &AppState) -> anyhow::Result<usize> {
 async fn release_holds(state: &AppState) -> anyhow::Result<()> {
     let mut conn = state.pool.acquire().await?;
     for (share_id, owner) in shares::holds_to_release(&mut conn, 20).await? {
-        match state.evidence.release_hold(owner, share_id).await {
-            Ok(()) => shares::hold_released(&mut conn, share_id).await?,
-            Err(err) => {
-                tracing::warn!(share.id = %share_id, error = ?err, "evidence did not let go of a share's items; tried again later");
-            }
+        if let_go(state, owner, share_id).await {
+            shares::hold_released(&mut conn, share_id).await?;
         }
     }
     for (share_id, owner) in futuregrams::holds_to_release(&mut conn, 20).await? {
-        match state.evidence.release_hold(owner, share_id).await {
-            Ok(()) => futuregrams::hold_released(&mut conn, share_id).await?,
-            Err(err) => {
-                tracing::warn!(share.id = %share_id, error = ?err, "evidence did not let go of a futuregram's items; tried again later");
-            }
+        if let_go(state, owner, share_id).await {
+            futuregrams::hold_released(&mut conn, share_id).await?;
         }
     }
     Ok(())
+}
+
+/// Asks evidence to let go of the share's items; false (and a warning) when it could not, to be
+/// asked again at the next pass.
+async fn let_go(state: &AppState, owner: uuid::Uuid, share_id: uuid::Uuid) -> bool {
+    match state.evidence.release_hold(owner, share_id).await {
+        Ok(()) => true,
+        Err(err) => {
+            tracing::warn!(share.id = %share_id, error = ?err, "evidence did not let go of a share's items; tried again later");
+            false
+        }
+    }
 }
