@@ -4,10 +4,10 @@ import { useState } from 'react';
 import { useAppDispatch } from '../../../lib/store/hooks';
 import { ConfirmationCodeInput, JUST_ERROR } from '../../../components/ConfirmationCodeInput';
 import { PrimaryButton } from '../../../components/PrimaryButton';
-import { firstErrorMessage } from '../../../lib/api/errors';
+import { firstErrorMessage, isDefinitive } from '../../../lib/api/errors';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { useSendCodeMutation, useVerifyCodeMutation } from '../api/authApi';
-import { isRefusal, reportError } from '../routes/RecoveryShared';
+import { reportError } from '../routes/RecoveryShared';
 
 export const NEW_CODE_SENT = 'A new code was sent.';
 
@@ -30,7 +30,7 @@ export function EmailCodeStep({ email, onVerified, onBack, finishing }: Props) {
     const verified = await verifyCode({ email, code });
     if ('error' in verified) {
       // The field is marked only when the server refused the code; a failure of the call says so.
-      if (isRefusal(verified.error)) setCodeError(firstErrorMessage(verified.error, JUST_ERROR));
+      if (isDefinitive(verified.error)) setCodeError(firstErrorMessage(verified.error, JUST_ERROR));
       else reportError(dispatch, verified.error);
       return;
     }
@@ -40,7 +40,7 @@ export function EmailCodeStep({ email, onVerified, onBack, finishing }: Props) {
   const resend = async () => {
     const sent = await sendCode({ email });
     if ('error' in sent) {
-      if (isRefusal(sent.error)) setCodeError(firstErrorMessage(sent.error, JUST_ERROR));
+      if (isDefinitive(sent.error)) setCodeError(firstErrorMessage(sent.error, JUST_ERROR));
       else reportError(dispatch, sent.error);
     }
     else dispatch(showSnackbar({ message: NEW_CODE_SENT, type: 'info' }));

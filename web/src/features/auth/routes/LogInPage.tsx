@@ -8,7 +8,7 @@ import { useAppDispatch } from '../../../lib/store/hooks';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
-import { errorStatus, fieldErrors, firstErrorMessage } from '../../../lib/api/errors';
+import { errorStatus, fieldErrors, firstErrorMessage, isDefinitive } from '../../../lib/api/errors';
 import type { TokenPair } from '../../../lib/api/types';
 import { returnPath } from '../../../lib/routing/accessTable';
 import { lazyResolver } from '../../../lib/validation/lazyResolver';
@@ -19,7 +19,7 @@ import { useLoginMutation } from '../api/authApi';
 import { useRecoverAccountMutation } from '../api/recoveryApi';
 import type { LogInValues } from '../validation/schemas';
 import { RECOVERY_PATHS } from './recoveryPaths';
-import { isRefusal, reportError } from './RecoveryShared';
+import { reportError } from './RecoveryShared';
 
 export const ACCOUNT_DELETED_CODE = 'account_deleted';
 export const ACCOUNT_RECOVERED = 'Your account has been recovered.';
@@ -69,7 +69,7 @@ export function LogInPage() {
       }
       // Only the server's refusal speaks of what was typed; a failed server or a lost connection
       // says so, and a right password is never called wrong.
-      if (!isRefusal(result.error)) return reportError(dispatch, result.error);
+      if (!isDefinitive(result.error)) return reportError(dispatch, result.error);
       const byField = fieldErrors(result.error);
       if (byField.username) setError('username', { message: byField.username });
       setError('password', { message: byField.password ?? firstErrorMessage(result.error, MESSAGES.password) });

@@ -38,12 +38,6 @@ export function ChoiceList<T extends string>({ legend, name, options, value, onC
 /** True when `error` was a 5xx answer, whose message the base query already showed. */
 export const isServerFailure = (error: unknown) => (errorStatus(error) ?? 0) >= 500;
 
-/** True when the server refused the request itself (a 4xx): its words are about what was typed. */
-export const isRefusal = (error: unknown) => {
-  const status = errorStatus(error);
-  return status !== undefined && status >= 400 && status < 500;
-};
-
 /**
  * Shows the first server message of `error` in the snackbar: nothing for a 5xx (the base query
  * showed the generic message), 'The network connection is poor or was lost.' when no answer came.
