@@ -73,15 +73,7 @@ pub async fn create_share(
         shares::mark_items_held(&mut conn, share_id).await?;
     }
     hold_unpaid(deps.pool, deps.evidence, owner, share_id).await?;
-    let payment = match pay(deps, owner, &folder, &new, share_id, fresh).await {
-        Ok(payment) => payment,
-        Err(err) => {
-            if is_refusal(&err) {
-                deps.evidence.release_hold(owner, share_id).await.ok();
-            }
-            return Err(err);
-        }
-    };
+    let payment = pay(deps, owner, &folder, &new, share_id, fresh).await?;
     activate(deps, owner, share_id, &payment_number(&payment)).await?;
     let mut conn = deps.pool.acquire().await?;
     let share = owner::share_view(&mut conn, deps.links, owner, share_id).await?;
@@ -165,7 +157,8 @@ pub async fn hold_unpaid(
 }
 
 /// Pays for the recorded share with a key derived from it. A refusal (nothing was charged)
-/// forgets the share, so a retry with the key starts afresh.
+/// forgets the share and lets go of its held items (best effort: releasing a hold never placed
+/// changes nothing), so a retry with the key starts afresh.
 pub async fn pay(
     deps: &Deps<'_>,
     owner: Uuid,
@@ -183,6 +176,7 @@ pub async fn pay(
         Err(SharingError::Upstream(status)) if refused(status.code()) => {
             let mut conn = deps.pool.acquire().await?;
             shares::delete_unpaid(&mut conn, share_id).await?;
+            deps.evidence.release_hold(owner, share_id).await.ok();
             Err(SharingError::Upstream(status))
         }
         Err(other) => {
@@ -200,11 +194,6 @@ pub fn payment_number(payment: &payments::PayResponse) -> String {
         .as_ref()
         .map(|t| t.transaction_number.clone())
         .unwrap_or_default()
-}
-
-/// Whether an error from `pay` means nothing was bought (the share was forgotten).
-pub fn is_refusal(err: &SharingError) -> bool {
-    matches!(err, SharingError::Upstream(status) if refused(status.code()))
 }
 
 /// Payments answered with a refusal (a declined card, a bad choice): nothing was charged.

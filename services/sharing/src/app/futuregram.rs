@@ -138,15 +138,7 @@ pub async fn create(
     .await?;
     create_share::hold_unpaid(deps.pool, deps.evidence, owner, share_id).await?;
     let payment =
-        match create_share::pay(&share_deps, owner, &folder, &new.share, share_id, fresh).await {
-            Ok(payment) => payment,
-            Err(err) => {
-                if create_share::is_refusal(&err) {
-                    deps.evidence.release_hold(owner, share_id).await.ok();
-                }
-                return Err(err);
-            }
-        };
+        create_share::pay(&share_deps, owner, &folder, &new.share, share_id, fresh).await?;
     schedule(
         deps,
         owner,
