@@ -36,7 +36,7 @@ pub const EXPIRED_MESSAGE: &str = "Please extend your Storage Date for this file
 
 /// Sharing holds a share's files until its copies are made (moments), a futuregram's until its
 /// release.
-pub const HELD_MESSAGE: &str = "This file is kept for a share whose copies are not made yet (a futuregram's are made at its release). It can be changed once they are.";
+pub const HELD_MESSAGE: &str = "This file is being shared. It can be changed once its copies are made (for a futuregram, once it is released).";
 
 pub const FORBIDDEN_MESSAGE: &str = "Only the organization's owner and admins can do this.";
 
