@@ -653,15 +653,15 @@ async fn a_share_left_awaiting_payment_for_an_hour_lets_go_of_its_files() {
         (Uuid::now_v7(), 5, "active"),
     ];
     for (id, age, state) in rows {
-        sqlx::query(
+        sqlx::query!(
             "INSERT INTO shares (id, owner_id, folder_id, folder_name, copy_type, state, created_at, items_held)
              VALUES ($1, $2, $3, 'Lease', 'authenticated', $4, now() - make_interval(mins => $5), true)",
+            id,
+            owner,
+            Uuid::now_v7(),
+            state,
+            age
         )
-        .bind(id)
-        .bind(owner)
-        .bind(Uuid::now_v7())
-        .bind(state)
-        .bind(age)
         .execute(&mut db)
         .await
         .unwrap();
