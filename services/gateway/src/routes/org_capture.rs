@@ -15,7 +15,7 @@ use super::{
     accounts::PhoneNumber,
     area,
     evidence::{Folder, Item},
-    sharing::{BOTH_ADDRESSES, phone_pb},
+    sharing::{RecipientInput, phone_pb},
 };
 use crate::{
     auth::User,
@@ -465,13 +465,11 @@ async fn create_contribution_link(
         .get_organization(caller.request(accounts::GetOrganizationRequest {}))
         .await
         .answer()?;
-    // A blank address beside a number is the number alone; both given are refused, not one
-    // dropped.
-    let phone_given = body.phone_number.is_some();
-    let email = body.email.filter(|e| !phone_given || !e.trim().is_empty());
-    let address = match (email, body.phone_number) {
-        (Some(_), Some(_)) => return Err(ApiError::field("email", BOTH_ADDRESSES)),
-        (Some(email), None) => Some(sharing::recipient::Address::Email(email)),
+    // The share's recipient rule: both given are refused, not one dropped.
+    let contributor = RecipientInput::new(body.email, body.phone_number)
+        .map_err(|message| ApiError::field("email", message))?;
+    let address = match (contributor.email, contributor.phone_number) {
+        (Some(email), _) => Some(sharing::recipient::Address::Email(email)),
         (None, Some(phone)) => Some(sharing::recipient::Address::PhoneNumber(phone_pb(phone))),
         (None, None) => None,
     };

@@ -93,20 +93,28 @@ struct RecipientFields {
     phone_number: Option<PhoneNumber>,
 }
 
+impl RecipientInput {
+    /// The address or the number given; both is [`BOTH_ADDRESSES`].
+    pub fn new(
+        email: Option<String>,
+        phone_number: Option<PhoneNumber>,
+    ) -> Result<Self, &'static str> {
+        let email = email.filter(|e| phone_number.is_none() || !e.trim().is_empty());
+        if email.is_some() && phone_number.is_some() {
+            return Err(BOTH_ADDRESSES);
+        }
+        Ok(Self {
+            email,
+            phone_number,
+        })
+    }
+}
+
 impl TryFrom<RecipientFields> for RecipientInput {
     type Error = String;
 
     fn try_from(fields: RecipientFields) -> Result<Self, String> {
-        let email = fields
-            .email
-            .filter(|e| fields.phone_number.is_none() || !e.trim().is_empty());
-        if email.is_some() && fields.phone_number.is_some() {
-            return Err(crate::extract::refusal(BOTH_ADDRESSES));
-        }
-        Ok(Self {
-            email,
-            phone_number: fields.phone_number,
-        })
+        Self::new(fields.email, fields.phone_number).map_err(crate::extract::refusal)
     }
 }
 
