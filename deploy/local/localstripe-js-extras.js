@@ -10,6 +10,9 @@
 // - the card Element: change events carrying elementType, brand, empty, complete, error and
 //   value (as Stripe.js's), 'ready', 'focus' and 'blur' events, off(), update(), focus(), blur(),
 //   clear(), and the hidePostalCode option.
+// - the split card Elements (cardNumber, cardExpiry, cardCvc), which the stand-in lacks: one
+//   input each, the same events, elements.getElement(type), and the number Element standing for
+//   the three in createPaymentMethod and confirmCardSetup, as in Stripe.js.
 // This runs in the same classic script as the stand-in, so its top-level names (LOCALSTRIPE_BASE_API,
 // openModal, the Element class) are in scope.
 (function () {
@@ -226,6 +229,166 @@
     this._report(false);
   };
 
+  // --- the split card Elements ----------------------------------------------------------------
+  // Each is one input; the Elements of one group make one card, read through any of them
+  // (`value`, as the stand-in's card Element has it).
+  const SPLIT = {
+    cardNumber: { field: 'number', placeholder: '1234 1234 1234 1234', label: 'Card number' },
+    cardExpiry: { field: 'expiry', placeholder: 'MM / YY', label: 'Expiration date' },
+    cardCvc: { field: 'cvc', placeholder: 'CVC', label: 'Security code' },
+  };
+
+  /** The group's inputs as the stand-in's card inputs, so cardState() judges the whole card. */
+  function groupInputs(group) {
+    const read = (type) => (group._split[type] && group._split[type]._input ? group._split[type]._input.value : '');
+    const expiry = digits(read('cardExpiry'));
+    return {
+      number: { value: read('cardNumber') },
+      exp_month: { value: expiry.slice(0, 2) },
+      exp_year: { value: expiry.slice(2, 4) },
+      cvc: { value: read('cardCvc') },
+      postal_code: { value: '' },
+    };
+  }
+
+  /** What one split Element reports: its own emptiness, completeness and error. */
+  function splitState(type, group, strict) {
+    const inputs = groupInputs(group);
+    const number = digits(inputs.number.value);
+    const brand = number ? brandOf(number) : 'unknown';
+    const rules = rulesOf(brand);
+    if (type === 'cardNumber') {
+      const maxLength = Math.max(...rules.lengths);
+      if (number.length > maxLength || (rules.lengths.includes(number.length) && !luhn(number))) {
+        return { empty: false, complete: false, error: validation('invalid_number'), brand };
+      }
+      const complete = rules.lengths.includes(number.length) && luhn(number);
+      const error = !complete && strict && number ? validation(number.length >= Math.min(...rules.lengths) ? 'invalid_number' : 'incomplete_number') : undefined;
+      return { empty: !number, complete, error, brand };
+    }
+    if (type === 'cardExpiry') {
+      const month = digits(inputs.exp_month.value);
+      const year = digits(inputs.exp_year.value);
+      const m = Number(month);
+      if (month && (m > 12 || (month.length === 2 && m < 1))) {
+        return { empty: false, complete: false, error: validation('invalid_expiry_month') };
+      }
+      if (month.length < 2 || year.length < 2) {
+        const error = strict && (month || year) ? validation('incomplete_expiry') : undefined;
+        return { empty: !month && !year, complete: false, error };
+      }
+      const now = new Date();
+      const fullYear = 2000 + Number(year);
+      if (fullYear < now.getFullYear()) return { empty: false, complete: false, error: validation('invalid_expiry_year_past') };
+      if (fullYear === now.getFullYear() && m < now.getMonth() + 1) {
+        return { empty: false, complete: false, error: validation('invalid_expiry_month_past') };
+      }
+      return { empty: false, complete: true, error: undefined };
+    }
+    const cvc = digits(inputs.cvc.value);
+    const complete = cvc.length >= rules.cvc;
+    return { empty: !cvc, complete, error: !complete && strict && cvc ? validation('incomplete_cvc') : undefined };
+  }
+
+  /** 'MM / YY' as Stripe.js writes it while the user types: a first digit above 1 is a month. */
+  function formatExpiry(value) {
+    let d = digits(value);
+    if (d.length === 1 && d > '1') d = `0${d}`;
+    d = d.slice(0, 4);
+    return d.length > 2 ? `${d.slice(0, 2)} / ${d.slice(2)}` : d;
+  }
+
+  class SplitElement extends Element {
+    constructor(group, type, options) {
+      super(group);
+      this._group = group;
+      this._type = type;
+      this._options = Object.assign({}, options);
+      this._input = null;
+    }
+
+    get value() {
+      const card = cardState(groupInputs(this._group), false, false).card;
+      return { card, postal_code: '' };
+    }
+
+    set value(_ignored) {}
+
+    mount(domElement) {
+      if (typeof domElement === 'string') domElement = document.querySelector(domElement);
+      if (!(domElement instanceof window.Element)) throw new Error('Invalid DOM element.');
+      if (this._input) throw new Error('This Element is already mounted.');
+      const spec = SPLIT[this._type];
+      const input = document.createElement('input');
+      input.setAttribute('type', 'text');
+      input.setAttribute('name', `localstripe-${spec.field}`);
+      input.setAttribute('aria-label', spec.label);
+      input.setAttribute('placeholder', (this._options && this._options.placeholder) || spec.placeholder);
+      input.setAttribute('inputmode', 'numeric');
+      input.setAttribute('autocomplete', 'off');
+      input.setAttribute('maxlength', this._type === 'cardNumber' ? '23' : this._type === 'cardExpiry' ? '7' : '4');
+      input.addEventListener('input', () => {
+        if (this._type === 'cardExpiry') input.value = formatExpiry(input.value);
+        if (this._type === 'cardCvc') input.value = digits(input.value);
+        this._report(false);
+        // The number decides how long a security code is.
+        if (this._type === 'cardNumber' && this._group._split.cardCvc) this._group._split.cardCvc._report(false);
+      });
+      input.addEventListener('focus', () => this.emit('focus', { elementType: this._type }));
+      input.addEventListener('blur', () => {
+        // Incomplete-field errors appear once the user leaves the field, as in Stripe.js.
+        this._report(true);
+        this.emit('blur', { elementType: this._type });
+      });
+      domElement.appendChild(input);
+      this._input = input;
+      setTimeout(() => this.emit('ready', { elementType: this._type }), 0);
+    }
+
+    _report(strict) {
+      if (!this._input) return;
+      const state = splitState(this._type, this._group, strict);
+      const event = { elementType: this._type, empty: state.empty, complete: state.complete, error: state.error };
+      if (this._type === 'cardNumber') event.brand = state.brand;
+      this.emit('change', event);
+    }
+
+    on(event, handler) {
+      this.listeners[event] = this.listeners[event] || [];
+      this.listeners[event].push(handler);
+      if (event === 'ready' && this._input) setTimeout(() => handler({ elementType: this._type }), 0);
+    }
+
+    unmount() {
+      if (this._input) this._input.remove();
+      this._input = null;
+    }
+
+    destroy() {
+      this.unmount();
+      if (this._group._split[this._type] === this) this._group._split[this._type] = null;
+    }
+
+    update(options) {
+      this._options = Object.assign({}, this._options, options);
+      if (this._input && options && options.placeholder) this._input.setAttribute('placeholder', options.placeholder);
+    }
+
+    focus() {
+      if (this._input) this._input.focus();
+    }
+
+    blur() {
+      if (this._input && document.activeElement === this._input) this._input.blur();
+    }
+
+    clear() {
+      if (!this._input) return;
+      this._input.value = '';
+      this._report(false);
+    }
+  }
+
   // --- calls to localstripe ------------------------------------------------------------------
   async function post(path, body) {
     const response = await fetch(`${LOCALSTRIPE_BASE_API}${path}`, { method: 'POST', body: JSON.stringify(body) });
@@ -262,10 +425,24 @@
     stripe.elements = (elementsOptions) => {
       const elements = baseElements(elementsOptions);
       const create = elements.create;
+      const getElement = elements.getElement;
+      elements._split = {};
       elements.create = function (type, options) {
+        if (SPLIT[type]) {
+          if (this._split[type]) throw new Error(`Can only create one Element of type ${type}`);
+          this._split[type] = new SplitElement(this, type, options);
+          return this._split[type];
+        }
         const element = create.call(this, type, options);
         element._options = Object.assign({}, options);
         return element;
+      };
+      // Stripe.js takes a type, or a React component carrying its type (react-stripe-js's
+      // `getElement(CardNumberElement)`).
+      elements.getElement = function (typeOrComponent) {
+        const type = typeof typeOrComponent === 'string' ? typeOrComponent : typeOrComponent && typeOrComponent.__elementType;
+        if (SPLIT[type]) return this._split[type] || null;
+        return getElement.call(this, type);
       };
       elements.update = () => {};
       return elements;

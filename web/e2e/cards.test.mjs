@@ -44,11 +44,10 @@ async function openAddCard(page) {
   await page.waitForURL(/[?&]add-payment=true/);
 }
 
-/** Types a card into the stand-in's card Element. */
+/** Types a card into the stand-in's three card Elements. */
 async function typeCard(page, number) {
   await page.locator('[name=localstripe-number]').fill(number);
-  await page.locator('[name=localstripe-exp_month]').fill('12');
-  await page.locator('[name=localstripe-exp_year]').fill(String((new Date().getFullYear() + 5) % 100));
+  await page.locator('[name=localstripe-expiry]').fill(`12${String((new Date().getFullYear() + 5) % 100)}`);
   await page.locator('[name=localstripe-cvc]').fill('123');
 }
 
@@ -119,6 +118,35 @@ describe('saved cards', () => {
       { country: method.billing_details.address.country, city: method.billing_details.address.city, postal: method.billing_details.address.postal_code },
       { country: 'DE', city: 'Berlin', postal: '10117' },
     );
+  });
+
+  test('each card field tells its own message under it, and Add Card waits for all three', async () => {
+    await openAddCard(page);
+    const dialog = page.getByRole('dialog', { name: 'Add Credit Card' });
+    await page.getByLabel('First Name').fill('Ann');
+    await page.getByLabel('Last Name').fill('Lee');
+    await chooseBillingAddress(page);
+    const fieldOf = (label) => dialog.locator('.card-field').filter({ has: page.getByText(label, { exact: true }) });
+    await page.locator('[name=localstripe-number]').fill('4242');
+    await page.locator('[name=localstripe-expiry]').fill('0120');
+    await page.locator('[name=localstripe-cvc]').fill('12');
+    await page.getByLabel('First Name').click();
+    await fieldOf('Card number').getByRole('alert').filter({ hasText: 'Your card number is incomplete.' }).waitFor();
+    await fieldOf('Expiry (MM/YY)').getByRole('alert').filter({ hasText: "Your card's expiration year is in the past." }).waitFor();
+    await fieldOf('CVV').getByRole('alert').filter({ hasText: "Your card's security code is incomplete." }).waitFor();
+    assert.equal(await page.locator('[name=localstripe-expiry]').inputValue(), '01 / 20');
+    assert.equal(await dialog.getByRole('button', { name: 'Add Card' }).isDisabled(), true);
+    // Fixing two of the three is not enough.
+    await page.locator('[name=localstripe-number]').fill(OK_CARD);
+    await page.locator('[name=localstripe-cvc]').fill('123');
+    assert.equal(await fieldOf('Card number').getByRole('alert').count(), 0);
+    assert.equal(await dialog.getByRole('button', { name: 'Add Card' }).isDisabled(), true);
+    await page.locator('[name=localstripe-expiry]').fill(`12${String((new Date().getFullYear() + 5) % 100)}`);
+    await eventually('Add Card enabled', async () => !(await dialog.getByRole('button', { name: 'Add Card' }).isDisabled()));
+    assert.equal(await fieldOf('Expiry (MM/YY)').getByRole('alert').count(), 0);
+    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Leave' }).click();
+    await dialog.waitFor({ state: 'detached' });
   });
 
   test('the same card again is a duplicate', async () => {

@@ -1,6 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { StripeCardElementChangeEvent } from '@stripe/stripe-js';
 import { useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeTestStore, renderAt, serve } from '../../../testing';
@@ -8,14 +7,20 @@ import { apiCard } from '../testing/helpers';
 import { AddCardDialog, withAddPaymentFlag } from './AddCardDialog';
 import { NO_PROFILE_ADDRESS, PaymentInformationForm, savedAddress, type PaymentInformationProps } from './PaymentInformationForm';
 
-// Stripe.js at the module boundary: a card Element that reports a complete Visa once mounted.
+// Stripe.js at the module boundary: card fields that report complete once mounted (the number
+// as a Visa).
+function completeField(extra: Record<string, unknown> = {}) {
+  return ({ onChange }: { onChange: (e: Record<string, unknown>) => void }) => {
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as Stripe.js reports after typing
+    useEffect(() => onChange({ complete: true, error: undefined, ...extra }), []);
+    return <div data-testid="card-element" />;
+  };
+}
 vi.mock('@stripe/react-stripe-js', () => ({
   Elements: ({ children }: { children: React.ReactNode }) => children,
-  CardElement: ({ onChange }: { onChange: (e: Partial<StripeCardElementChangeEvent>) => void }) => {
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as Stripe.js reports after typing
-    useEffect(() => onChange({ complete: true, brand: 'visa', error: undefined }), []);
-    return <div data-testid="card-element" />;
-  },
+  CardNumberElement: completeField({ brand: 'visa' }),
+  CardExpiryElement: completeField(),
+  CardCvcElement: completeField(),
   useStripe: () => ({}),
   useElements: () => ({ getElement: () => ({}) }),
 }));

@@ -20,7 +20,7 @@ import { ADD_CARD_MESSAGES, type AddCardOutcome } from '../model/addCard';
 import { useAddCard } from '../model/useAddCard';
 import { paymentInformationSchema, type PaymentInformationValues } from '../validation/billing';
 import { BillingAddressScreen } from './BillingAddressScreen';
-import { CardField, INITIAL_CARD_STATE, type CardState } from './CardField';
+import { cardComplete, CardField, cardHasError, INITIAL_CARD_STATE, type CardState } from './CardField';
 import { PromoAppliedDialog, PromoDialog } from './PromoDialogs';
 import { Switch } from './Switch';
 import { BackControl } from '../../../components/BackControl';
@@ -145,7 +145,7 @@ export function PaymentInformationForm({
   // Escape asks before leaving, as the Close button does.
   useEscape(() => setDialog('leave'), dialog === 'none' && !billingOpen);
 
-  const canSubmit = formState.isValid && !card.error && !cardFlowError && card.complete && ready && !busy;
+  const canSubmit = formState.isValid && !cardHasError(card) && !cardFlowError && cardComplete(card) && ready && !busy;
 
   const submit = form.handleSubmit(() => {
     if (promoEnabled) setDialog('promo');
@@ -172,8 +172,8 @@ export function PaymentInformationForm({
         <CardField
           state={card}
           flowError={cardFlowError}
-          onChange={(next) => {
-            setCard(next);
+          onChange={(update) => {
+            setCard(update);
             setCardFlowError(undefined);
           }}
         />

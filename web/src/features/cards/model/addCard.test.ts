@@ -1,4 +1,4 @@
-import type { PaymentMethod, SetupIntent, StripeCardElement } from '@stripe/stripe-js';
+import type { PaymentMethod, SetupIntent, StripeCardNumberElement } from '@stripe/stripe-js';
 import { describe, expect, it, vi } from 'vitest';
 import type { Card } from '../../../lib/api/payments';
 import type { PaymentInformationValues } from '../validation/billing';
@@ -21,7 +21,7 @@ const values: PaymentInformationValues = {
 };
 
 const saved: Card = { id: 'pm_old', brand: 'visa', last4: '1111', fingerprint: 'fp_old', expMonth: 1, expYear: 2030, defaultMethod: true, wallet: false };
-const card = {} as StripeCardElement;
+const card = {} as StripeCardNumberElement;
 
 /** Every call answering as on a good day, recorded in `order`. */
 function deps(overrides: Partial<AddCardDeps> = {}) {

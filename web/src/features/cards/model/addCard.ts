@@ -10,7 +10,7 @@
 //! 7. if asked, set the card as default (a failure is told and the flow goes on);
 //! 8. store the session flag and refetch the card list (the caller then closes the promo dialog
 //!    and calls its confirm callback).
-import type { CreatePaymentMethodData, PaymentMethodResult, SetupIntentResult, StripeCardElement, StripeError } from '@stripe/stripe-js';
+import type { CreatePaymentMethodData, PaymentMethodResult, SetupIntentResult, StripeCardNumberElement, StripeError } from '@stripe/stripe-js';
 import type { Card } from '../../../lib/api/payments';
 import { errorStatus, fieldErrors, firstErrorMessage } from '../../../lib/api/errors';
 import { isoCode } from '../../../lib/countries/iso';
@@ -43,8 +43,8 @@ export interface AddCardDeps {
 
 export interface AddCardInput {
   values: PaymentInformationValues;
-  /** The mounted Stripe card Element. */
-  card: StripeCardElement;
+  /** The mounted card number Element, which stands for the three card fields. */
+  card: StripeCardNumberElement;
   email?: string;
   phone?: string;
 }

@@ -1,6 +1,6 @@
 //! The add-card flow wired to the app: RTK Query for the backend, Stripe.js for the provider,
 //! the snackbar for messages.
-import { useElements, useStripe, CardElement } from '@stripe/react-stripe-js';
+import { useElements, useStripe, CardNumberElement } from '@stripe/react-stripe-js';
 import { useCallback } from 'react';
 import { useAppDispatch } from '../../../lib/store/hooks';
 import { useMeQuery } from '../../../lib/api/me';
@@ -32,7 +32,7 @@ export function useAddCard() {
 
   const run = useCallback(
     async (values: PaymentInformationValues): Promise<AddCardOutcome> => {
-      const card = elements?.getElement(CardElement);
+      const card = elements?.getElement(CardNumberElement);
       if (!stripe || !card) {
         dispatch(showSnackbar({ message: ADD_CARD_MESSAGES.cardNotCreated, type: 'error' }));
         return { kind: 'failed', step: 2 };
