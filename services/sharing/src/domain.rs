@@ -120,8 +120,23 @@ pub fn parse_sha256(value: &str) -> Option<String> {
     (value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit())).then_some(value)
 }
 
+/// A time as the service writes it for people, on a copy's banner and in messages: 'MMM D,
+/// YYYY · HH:mm' (spec §9), in UTC, said so: a copy or a message leaves the owner's time zone
+/// behind.
+pub fn written_time(at: chrono::DateTime<chrono::Utc>) -> String {
+    format!("{} UTC", at.format("%b %-d, %Y · %H:%M"))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_written_time_follows_the_spec_format() {
+        let at = chrono::DateTime::parse_from_rfc3339("2026-11-04T09:05:00Z")
+            .map(|t| t.with_timezone(&chrono::Utc))
+            .unwrap_or_default();
+        assert_eq!(super::written_time(at), "Nov 4, 2026 · 09:05 UTC");
+    }
+
     use super::*;
 
     #[test]

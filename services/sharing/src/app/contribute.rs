@@ -568,7 +568,7 @@ handler!(ReceiptOnVerified, ItemVerified, |handler, conn, event| {
                 s.name,
                 s.file_size,
                 s.received_at
-                    .map(|t| t.format("%b %-d, %Y %H:%M UTC").to_string())
+                    .map(crate::domain::written_time)
                     .unwrap_or_default(),
                 s.sha256
             )

@@ -20,7 +20,7 @@ use crate::{
         links::Links,
     },
     directory,
-    domain::{ExecutorContact, MAX_EXECUTORS, Recipient, hash_secret, secret},
+    domain::{ExecutorContact, MAX_EXECUTORS, Recipient, hash_secret, secret, written_time},
     error::SharingError,
     outbound::{Evidence, FolderFacts, ItemFacts, Messengers, Payments},
     state::Settings,
@@ -86,11 +86,6 @@ async fn lock_open(
         .ok_or(SharingError::NotFound)?;
     still_open(&row)?;
     Ok(row)
-}
-
-/// A time as messages write it: 'December 31, 2026 at 18:00 UTC'.
-pub fn when(at: DateTime<Utc>) -> String {
-    at.format("%B %-d, %Y at %H:%M UTC").to_string()
 }
 
 #[tracing::instrument(skip_all, fields(user.id = %owner))]
@@ -244,7 +239,7 @@ async fn schedule(
         .await?;
     }
     let detail = match row.release_at {
-        Some(at) => format!("in a futuregram to be released on {}", when(at)),
+        Some(at) => format!("in a futuregram to be released on {}", written_time(at)),
         None => "in a futuregram to be released by its executors".to_owned(),
     };
     for item in shares::items(&mut tx, share_id).await? {
@@ -263,6 +258,15 @@ async fn schedule(
     Ok(())
 }
 
+/// An executor's link: the token, and the address the screen fills in for them (spec: a link
+/// carrying a token and an e-mail). The token alone decides who answers.
+pub fn executor_url(links: &Links, action: &str, token: &str, email: &str) -> String {
+    let email: String = form_urlencoded::byte_serialize(email.as_bytes()).collect();
+    links.app_url(&format!(
+        "/futuregram/executor/{action}/{token}?email={email}"
+    ))
+}
+
 /// A fresh link for the executor and the invitation carrying it (by e-mail, and by SMS too when
 /// a phone number was given).
 async fn invite(
@@ -275,17 +279,17 @@ async fn invite(
 ) -> Result<(), SharingError> {
     let token = secret();
     futuregrams::rotate_executor_token(&mut *conn, executor.id, &hash_secret(&token)).await?;
-    let accept = links.app_url(&format!("/futuregram/executor/accept/{token}"));
-    let decline = links.app_url(&format!("/futuregram/executor/decline/{token}"));
+    let accept = executor_url(links, "accept", &token, &executor.email);
+    let decline = executor_url(links, "decline", &token, &executor.email);
     let release = match row.release_at {
         Some(at) => format!(
             "It will be released on {}. Before then you can stop the release if it should not happen.",
-            when(at)
+            written_time(at)
         ),
         None => "It has no release date: it is released when its executors ask for it.".to_owned(),
     };
     let body = format!(
-        "{owner_name} asked you to be an executor of a futuregram on Evidentia: files from {folder_name} to be shared later.\n\n{release}\n\nAccept: {accept}\nDecline: {decline}\n\nYou will be asked for this e-mail address.\n"
+        "{owner_name} asked you to be an executor of a futuregram on Evidentia: files from {folder_name} to be shared later.\n\n{release}\n\nAccept: {accept}\nDecline: {decline}\n"
     );
     let subject = format!("{owner_name} asked you to be an executor");
     futuregrams::push(
@@ -697,7 +701,7 @@ pub async fn respond(
                             "{} asked for the release of your futuregram of {}. It will be released on {} unless you cancel it.\n\nCancel it here: {}\n",
                             executor.email,
                             share.folder_name,
-                            when(due),
+                            written_time(due),
                             deps.links
                                 .app_url(&format!("/evidence?situation={}", row.situation_id))
                         ),
@@ -719,7 +723,7 @@ pub async fn respond(
             if now < opens {
                 return Err(SharingError::Futuregram(format!(
                     "The release can be stopped from {}.",
-                    when(opens)
+                    written_time(opens)
                 )));
             }
             futuregrams::veto(&mut tx, executor.id, now).await?;

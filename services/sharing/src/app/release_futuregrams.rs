@@ -16,9 +16,9 @@ use crate::{
     app::{
         create_share,
         custody::{self, Kind, Whose},
-        futuregram::{view_message, when},
+        futuregram::{executor_url, view_message},
     },
-    domain::{hash_secret, secret},
+    domain::{hash_secret, secret, written_time},
     state::AppState,
     store::{
         deliveries,
@@ -100,9 +100,7 @@ async fn remind(
         // A fresh link: the invitation's may be long gone from their mailbox.
         let token = secret();
         futuregrams::rotate_executor_token(&mut *tx, executor.id, &hash_secret(&token)).await?;
-        let url = state
-            .links
-            .app_url(&format!("/futuregram/executor/accept/{token}"));
+        let url = executor_url(&state.links, "accept", &token, &executor.email);
         futuregrams::push(
             &mut *tx,
             &Outgoing {
@@ -113,7 +111,7 @@ async fn remind(
                 body: &format!(
                     "The futuregram of {} you are an executor of will be released on {}.\n\nIf it should not be released, stop it here before then: {url}\n",
                     share.folder_name,
-                    when(release_at),
+                    written_time(release_at),
                 ),
             },
         )

@@ -6,11 +6,12 @@
 
 use std::{path::PathBuf, time::Duration};
 
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
     app::custody::{self, Kind, Whose},
+    domain::written_time,
     outbound::{self, COPIES_PREFIX},
     render::{self, Banner, Rendered, provenance::CopyFacts},
     state::AppState,
@@ -22,11 +23,6 @@ const LEASE_SECS: f64 = 900.0;
 /// The longest one render may take.
 const RENDER_TIMEOUT: Duration = Duration::from_secs(840);
 
-/// 'MMM D, YYYY · HH:mm' (spec §9), in UTC, said so: a copy leaves the owner's time zone behind.
-pub fn banner_time(at: DateTime<Utc>) -> String {
-    format!("{} UTC", at.format("%b %-d, %Y · %H:%M"))
-}
-
 pub fn banner(job: &Job) -> Banner {
     Banner {
         copy_type: if job.copy_type == "authenticated" {
@@ -36,7 +32,7 @@ pub fn banner(job: &Job) -> Banner {
         },
         generated_for: job.generated_for.clone(),
         sent_to: job.sent_to.clone(),
-        generated_on: banner_time(job.created_at),
+        generated_on: written_time(job.created_at),
         transaction_number: job.transaction_number.clone(),
     }
 }
@@ -207,17 +203,4 @@ async fn make(state: &AppState, job: &Job) -> anyhow::Result<(String, Rendered)>
         .put_file(&key, &output, rendered.content_type)
         .await?;
     Ok((key, rendered))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_banner_time_follows_the_spec_format() {
-        let at = DateTime::parse_from_rfc3339("2026-11-04T09:05:00Z")
-            .map(|t| t.with_timezone(&Utc))
-            .unwrap_or_default();
-        assert_eq!(banner_time(at), "Nov 4, 2026 · 09:05 UTC");
-    }
 }

@@ -195,8 +195,16 @@ async fn a_dated_futuregram_is_released_once_to_its_recipient() {
     let release_at = Utc::now() + chrono::Duration::days(2);
     let s = futuregram(&app, &owner, &recipient, &[&executor], Some(release_at)).await;
 
-    // The invitation: a link, and the address must be the one it went to.
-    let (token, _) = token_after(&executor, INVITATION, &[]).await;
+    // The invitation: a link carrying the token and the executor's address (which the screen
+    // fills in), and the address must be the one it went to.
+    let (token, invitation) = token_after(&executor, INVITATION, &[]).await;
+    let address: String = form_urlencoded::byte_serialize(executor.as_bytes()).collect();
+    assert!(
+        invitation
+            .replace("=3D", "=")
+            .contains(&format!("{INVITATION}{token}?email={address}")),
+        "{invitation}"
+    );
     let refused = respond(&app, &token, "someone-else@example.com", "accepted")
         .await
         .unwrap_err();

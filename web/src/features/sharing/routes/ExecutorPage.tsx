@@ -1,9 +1,10 @@
 //! `/futuregram/executor/accept/{token}` and `/futuregram/executor/decline/{token}` (spec §2: one
-//! screen with an action of accepted or declined, open to anyone holding the link). The executor
-//! gives the address the invitation went to and answers; once accepted, the same screen lets them
+//! screen with an action of accepted or declined, open to anyone holding the link). The link
+//! carries the token and the executor's e-mail, which fills the address field; once accepted, the
+//! same screen lets them
 //! ask for the release of a futuregram without a date, or stop a dated one in its veto window.
 import { useState, type FormEvent } from 'react';
-import { Link, useParams } from 'react-router';
+import { Navigate, useParams, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
@@ -46,23 +47,15 @@ function standingText(s: ExecutorStanding): string {
 export function ExecutorPage() {
   const { action = '', token = '' } = useParams();
   const declining = action === 'decline';
-  const [email, setEmail] = useState('');
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState(() => params.get('email') ?? '');
   const [standing, setStanding] = useState<ExecutorStanding | null>(null);
   const [confirm, setConfirm] = useState<ExecutorAction | null>(null);
   const [respond, { isLoading, error }] = useRespondAsExecutorMutation();
   const [pending, setPending] = useState<ExecutorAction | null>(null);
 
-  if (action !== 'accept' && action !== 'decline') {
-    return (
-      <main className="page futuregram">
-        <h1>{EXECUTOR_TEXT.title}</h1>
-        <p role="alert">{EXECUTOR_TEXT.notFound}</p>
-        <Link className="link-block" to={START}>
-          Back to the start
-        </Link>
-      </main>
-    );
-  }
+  // Any other action is an unknown path, which goes to the start screen.
+  if (action !== 'accept' && action !== 'decline') return <Navigate to={START} replace />;
 
   const send = async (what: ExecutorAction) => {
     setPending(what);

@@ -66,6 +66,29 @@ describe('/futuregram/executor/{action}/{token}', () => {
     expect(calls.map((c) => (c.body as { action: string }).action)).toEqual(['declined', 'accepted', 'release']);
   });
 
+  it('fills in the address the link carries and answers with it', async () => {
+    const calls = executorAt('/futuregram/executor/accept/Tok3n?email=lawyer%2Bfg%40example.com', {
+      'POST sharing/futuregram/executor/respond/Tok3n/': standing(),
+    });
+    expect(screen.getByLabelText('Your e-mail address')).toHaveValue('lawyer+fg@example.com');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Accept' })));
+    await screen.findByTestId('executor-standing');
+    expect(calls[0]?.body).toEqual({ email: 'lawyer+fg@example.com', action: 'accepted' });
+  });
+
+  it('sends a link with another action to the start screen', () => {
+    serve({});
+    renderAt(
+      makeSharingStore({ signedIn: false }),
+      [
+        { path: '/futuregram/executor/:action/:token', element: <ExecutorPage /> },
+        { path: '/', element: <p>The start screen</p> },
+      ],
+      '/futuregram/executor/approve/Tok3n',
+    );
+    expect(screen.getByText('The start screen')).toBeInTheDocument();
+  });
+
   it('says an unknown link is no longer valid', async () => {
     executorAt('/futuregram/executor/accept/Gone', {});
     typeEmail('lawyer@example.com');
