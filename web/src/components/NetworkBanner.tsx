@@ -9,9 +9,10 @@ import { useOnline } from '../lib/network/useOnline';
 import { parseStepSituation } from '../lib/offline/situations';
 import { useOfflineWaiting } from '../lib/offline/useOfflineCount';
 import { selectSignedIn } from '../lib/session/loginInfoSlice';
+import { NETWORK_LOST } from '../lib/api/errors';
 import { BottomSheet } from './BottomSheet';
 
-export const NETWORK_LOST = 'The network connection is poor or was lost.';
+export { NETWORK_LOST };
 export const UNFINISHED_PROCESS = 'You have an unfinished process.';
 
 /** '1 file is waiting to be uploaded.' / '3 files are waiting to be uploaded.' */

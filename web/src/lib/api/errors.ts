@@ -3,6 +3,8 @@ import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
 
 export const SERVER_ERROR_MESSAGE = 'An error occurred. Please try again later.';
+/** Spec §8: a request that got no answer. */
+export const NETWORK_LOST = 'The network connection is poor or was lost.';
 
 /** The code of a 401 refusing a shared folder's access token (header X-Folder-Token or a public link). */
 export const FOLDER_TOKEN_INVALID = 'folder_token_invalid';
@@ -24,6 +26,12 @@ function items(error: unknown): ErrorItem[] {
 /** The first server error message, or `fallback`. */
 export function firstErrorMessage(error: FetchBaseQueryError | SerializedError | undefined | unknown, fallback: string): string {
   return items(error)[0]?.message ?? fallback;
+}
+
+/** What a failed call tells the user: no answer is 'The network connection is poor or was lost.'; an
+ * answer, its first message or `fallback`. */
+export function failureMessage(error: unknown, fallback: string = SERVER_ERROR_MESSAGE): string {
+  return errorStatus(error) === undefined ? NETWORK_LOST : firstErrorMessage(error, fallback);
 }
 
 /** True when one of the server's errors has `code`. */
@@ -58,8 +66,16 @@ export function isDefinitive(error: unknown): boolean {
   return status !== undefined && status >= 400 && status < 500;
 }
 
-/** True for a 5xx: the base query has already shown the generic message (spec §8). */
+/** The code of a 401 refusing the session's token, once its refresh failed too. */
+export const SESSION_TOKEN_INVALID = 'token_not_valid';
+
+/**
+ * True when the user has already been told: a 5xx (the base query showed the generic message,
+ * spec §8), or the session's own 401 (its refresh failed and the user was logged out, which says
+ * it; the gateway's text for it is not for people).
+ */
 export function alreadyReported(error: unknown): boolean {
   const status = errorStatus(error);
+  if (status === 401 && hasErrorCode(error, SESSION_TOKEN_INVALID)) return true;
   return status !== undefined && status >= 500;
 }

@@ -1,7 +1,7 @@
 // Log in: the links to the recovery screens, a wrong password under its field, the return to the
 // origin, and a deleted account (403 account_deleted): its message, 'Recover Account' with the
 // values just typed, signed in with a success message; a refused recovery in the snackbar.
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answer, makeTestStore, renderAt, serve } from '../../../testing';
@@ -79,6 +79,20 @@ describe('log in', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Log In' }));
     await waitFor(() => expect(store.getState().snackbar).toMatchObject({ isShown: true, message: NETWORK_LOST, type: 'error' }));
     expect(errorOf('Password')).toBeFalsy();
+  });
+
+  it('sends one log-in for a press made again while the first is being checked', async () => {
+    const calls = serve({ 'POST accounts/login/': { access: 'a', refresh: 'r' } });
+    open();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Username or Email'), 'ann');
+    await user.type(screen.getByLabelText('Password'), 'Secret12#');
+    const button = screen.getByRole('button', { name: 'Log In' });
+    // Two presses before the form's check has answered the first.
+    fireEvent.click(button);
+    fireEvent.click(button);
+    await screen.findByText('Home screen');
+    expect(calls.filter((c) => c.path === 'accounts/login/')).toHaveLength(1);
   });
 
   it('signs in and returns to the page the visitor came from', async () => {

@@ -1,7 +1,7 @@
 //! Log in with a username or e-mail; returns to the page the visitor came from. Links to the
 //! forgotten-username and forgotten-password screens. A deleted account (403 `account_deleted`)
 //! shows the server's message and offers 'Recover Account' with the values just typed.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../lib/store/hooks';
@@ -59,9 +59,16 @@ export function LogInPage() {
     navigate(returnPath(location.state), { replace: true });
   };
 
+  // A second press while the form is still being checked (before the request marks the button
+  // busy) sends nothing: one log-in per press of the user's, one session.
+  const sending = useRef(false);
   const submit = handleSubmit(async (values) => {
+    if (sending.current) return;
+    sending.current = true;
     setDeleted(null);
-    const result = await login(values);
+    const result = await login(values).finally(() => {
+      sending.current = false;
+    });
     if ('error' in result) {
       if (errorStatus(result.error) === 403 && firstErrorCode(result.error) === ACCOUNT_DELETED_CODE) {
         setDeleted({ message: firstErrorMessage(result.error, ''), credentials: values });

@@ -2,10 +2,9 @@
 //! field does (the first server message in the snackbar; a 5xx is left to the base query's generic
 //! message). Field errors go through the account forms' `showServerErrors`.
 import type { AppDispatch } from '../../../lib/store/hooks';
-import { errorStatus, firstErrorMessage } from '../../../lib/api/errors';
+import { errorStatus, failureMessage } from '../../../lib/api/errors';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { FALLBACK_MESSAGE } from '../model/serverErrors';
-import { NETWORK_LOST } from '../../../components/NetworkBanner';
 import './Recovery.css';
 
 interface Choice<T extends string> {
@@ -44,6 +43,5 @@ export const isServerFailure = (error: unknown) => (errorStatus(error) ?? 0) >= 
  */
 export function reportError(dispatch: AppDispatch, error: unknown): void {
   if (isServerFailure(error)) return;
-  const message = errorStatus(error) === undefined ? NETWORK_LOST : firstErrorMessage(error, FALLBACK_MESSAGE);
-  dispatch(showSnackbar({ message, type: 'error' }));
+  dispatch(showSnackbar({ message: failureMessage(error, FALLBACK_MESSAGE), type: 'error' }));
 }

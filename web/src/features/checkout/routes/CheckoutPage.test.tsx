@@ -4,11 +4,15 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answer, apiCard, apiStoredAccount, makeTestStore, NO_WALLET, renderAt, serve, type ApiCall } from '../../../testing';
 import { DIALOG } from '../../../lib/ui/uiSlice';
+import { selectSignedIn } from '../../../lib/session/loginInfoSlice';
 import { CheckoutPage } from './CheckoutPage';
 
 vi.mock('../../../lib/stripe', () => ({ confirmCardPayment: () => Promise.resolve({}), isCardDeclined: () => false }));
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+});
 
 const PRICE = {
   price: 1000,
@@ -107,6 +111,37 @@ describe('checkout', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/extend-storage-success'));
     const [first, second] = payCalls(calls);
     expect(second?.idempotencyKey).toBe(first?.idempotencyKey);
+  });
+
+  it('no answer says the network was lost; the same purchase started again after a reload re-sends its key', async () => {
+    let n = 0;
+    const pay = () => {
+      if (++n === 1) throw new TypeError('Failed to fetch');
+      return { transaction: TRANSACTION, stored_account: apiStoredAccount() };
+    };
+    const first = setup(pay);
+    await act(async () => fireEvent.click(await payButton()));
+    await waitFor(() => expect(first.store.getState().snackbar).toMatchObject({ type: 'error', message: 'The network connection is poor or was lost.' }));
+    first.unmount();
+    // The page opened afresh (a reload, or checkout left and entered again): the same purchase.
+    const again = setup(pay);
+    await act(async () => fireEvent.click(await payButton()));
+    await waitFor(() => expect(again.router.state.location.pathname).toBe('/extend-storage-success'));
+    expect(payCalls(again.calls)[0]?.idempotencyKey).toBe(payCalls(first.calls)[0]?.idempotencyKey);
+    again.unmount();
+    // Settled by the answer: the next purchase is a new one.
+    const next = setup(pay);
+    await act(async () => fireEvent.click(await payButton()));
+    await waitFor(() => expect(payCalls(next.calls)).toHaveLength(1));
+    expect(payCalls(next.calls)[0]?.idempotencyKey).not.toBe(payCalls(first.calls)[0]?.idempotencyKey);
+  });
+
+  it('the session ended (its refresh refused too) logs out without the gateway\'s words', async () => {
+    const sessionEnded = answer(401, { errors: [{ message: 'Given token not valid for any token type', code: 'token_not_valid' }] });
+    const { store } = setup(sessionEnded);
+    await act(async () => fireEvent.click(await payButton()));
+    await waitFor(() => expect(selectSignedIn(store.getState())).toBe(false));
+    expect(store.getState().snackbar.message).not.toBe('Given token not valid for any token type');
   });
 
   it('a declined card (402 card_declined) opens the failed-payment dialog; the next attempt has a new key', async () => {

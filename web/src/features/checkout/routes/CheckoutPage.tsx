@@ -14,7 +14,7 @@ import { formatMoney } from '../../../lib/format/money';
 import { cardTitle, PaymentDialogs, useAttempt } from '../../payments';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { useFolderQuery } from '../../../lib/api/evidence';
-import { alreadyReported, firstErrorMessage, hasErrorCode, isDefinitive, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { alreadyReported, failureMessage, hasErrorCode, isDefinitive } from '../../../lib/api/errors';
 import {
   usePaymentMethodsQuery,
   usePayFromStoredAccountMutation,
@@ -75,6 +75,9 @@ interface CheckoutProps {
   price: { data?: Breakdown; isLoading: boolean; isError: boolean };
   /** This checkout's address: creating a wallet comes back here. */
   here: string;
+  /** What is bought, as the request says it: a purchase started again re-sends the key of an
+   * attempt whose outcome is unknown. */
+  purchaseScope: string;
   paying: boolean;
   pay: (payWith: PayWith, idempotencyKey: string) => Promise<PayOutcome>;
 }
@@ -93,6 +96,7 @@ function StorageCheckout({ purchase }: { purchase: StoragePurchase }) {
       }
       price={price}
       here={checkoutUrl(purchase)}
+      purchaseScope={checkoutUrl(purchase)}
       paying={paying.isLoading}
       pay={async (payWith, idempotencyKey) => {
         const result = await pay({ kind: purchase.kind, folder_id: purchase.folderId, months: purchase.months, pay_with: payWith, idempotencyKey });
@@ -133,6 +137,7 @@ function ShareCheckout({ purchase, draft }: { purchase: SharingPurchase; draft: 
       }
       price={price}
       here={checkoutUrl(purchase)}
+      purchaseScope={`${checkoutUrl(purchase)} ${JSON.stringify(shareRequest(draft, 'card'))}`}
       paying={paying.isLoading}
       pay={async (payWith, idempotencyKey) => {
         const result = await share({ folderId: purchase.folderId, body: shareRequest(draft, payWith), idempotencyKey });
@@ -145,12 +150,11 @@ function ShareCheckout({ purchase, draft }: { purchase: SharingPurchase; draft: 
   );
 }
 
-function Checkout({ back, summary, price, here, paying, pay }: CheckoutProps) {
+function Checkout({ back, summary, price, here, purchaseScope, paying, pay }: CheckoutProps) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const account = useStoredAccountQuery();
   const cards = usePaymentMethodsQuery();
-  const attempt = useAttempt();
   const [chosen, setChosen] = useState<PayWith | null>(null);
   const store = useStore<RootState>();
 
@@ -162,17 +166,15 @@ function Checkout({ back, summary, price, here, paying, pay }: CheckoutProps) {
   const walletActive = Boolean(account.data?.active);
   const defaultCard = cards.data?.find((c) => c.defaultMethod) ?? null;
   const payWith: PayWith = chosen ?? (walletActive ? 'wallet' : 'card');
+  // Another way of paying is another request: it has its own attempt.
+  const attempt = useAttempt(`${purchaseScope} ${payWith}`);
   // Until the wallet and the cards are known, the way of paying is not settled.
   const settled = !account.isLoading && !cards.isLoading;
   const canPay = settled && Boolean(price.data) && (payWith === 'wallet' ? walletActive : Boolean(defaultCard));
   const walletSaving = price.data ? walletSavingLabel(price.data) : null;
   const createWallet = `/stored-account?mode=create&close-on-created=true&return-to=${encodeURIComponent(here)}`;
 
-  const choose = (via: PayWith) => {
-    // Another way of paying is another request: it gets its own key.
-    if (via !== payWith) attempt.settle();
-    setChosen(via);
-  };
+  const choose = (via: PayWith) => setChosen(via);
 
   const submit = async () => {
     const outcome = await pay(payWith, attempt.key());
@@ -187,7 +189,7 @@ function Checkout({ back, summary, price, here, paying, pay }: CheckoutProps) {
     if (isDeclined(error)) dispatch(dialogOpened(DIALOG.failedPayment));
     else if (!alreadyReported(error)) {
       const type = hasErrorCode(error, STORAGE_EXPIRED) ? 'info' : 'error';
-      dispatch(showSnackbar({ message: firstErrorMessage(error, SERVER_ERROR_MESSAGE), type }));
+      dispatch(showSnackbar({ message: failureMessage(error), type }));
     }
   };
 
