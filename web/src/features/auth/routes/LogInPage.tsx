@@ -1,7 +1,7 @@
 //! Log in with a username or e-mail; returns to the page the visitor came from. Links to the
 //! forgotten-username and forgotten-password screens. A deleted account (403 `account_deleted`)
 //! shows the server's message and offers 'Recover Account' with the values just typed.
-import { useRef, useState } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../lib/store/hooks';
@@ -62,7 +62,7 @@ export function LogInPage() {
   // A second press while the form is still being checked (before the request marks the button
   // busy) sends nothing: one log-in per press of the user's, one session.
   const sending = useRef(false);
-  const submit = handleSubmit(async (values) => {
+  const logIn = async (values: LogInValues) => {
     if (sending.current) return;
     sending.current = true;
     setDeleted(null);
@@ -83,7 +83,8 @@ export function LogInPage() {
       return;
     }
     signIn(result.data);
-  });
+  };
+  const submit = (event: FormEvent) => handleSubmit(logIn)(event);
 
   const recoverAccount = async () => {
     if (!deleted) return;
