@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { PrimaryButton } from '../../../components/PrimaryButton';
+import { FolderGone, isGone, LoadFailed } from '../../../components/LoadFailed';
 import { useFolderQuery } from '../../../lib/api/evidence';
 import { usePricingQuery, useStoragePriceQuery } from '../../../lib/api/payments';
 import { formatDate } from '../../../lib/format/format';
@@ -27,11 +28,13 @@ export function ExtendStorageDatePage() {
   // failed, the last one's must not stand beside it.
   const quote = price.currentData;
 
+  if (folder.isError && isGone(folder.error)) return <FolderGone />;
+
   return (
     <main className="page checkout">
       <BackControl to={folderViewUrl(folderId)} label={folder.data?.name ?? 'Folder'} />
       <h1>Extend Storage Date</h1>
-      {folder.isError && <p className="muted">The folder could not be loaded.</p>}
+      {folder.isError && <LoadFailed what="The folder could not be loaded." error={folder.error} onRetry={() => void folder.refetch()} />}
       <section aria-label="Months" className="checkout-section">
         <p className="muted">Keep this folder for</p>
         <MonthsPicker options={options} value={months} onChange={setChosen} />

@@ -2,7 +2,7 @@
 // leave-page confirmation of spec §2 ('Leave this page?' / 'Your progress and data will be lost.').
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiFolder, apiItem, makeTestStore, noContent, renderAt, serve } from '../../../testing';
+import { answer, apiFolder, apiItem, makeTestStore, noContent, renderAt, serve } from '../../../testing';
 import { DeleteFilesPage, LEAVE_SUBTITLE, LEAVE_TITLE } from './DeleteFilesPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -35,6 +35,14 @@ function setup(items = [apiItem({ id: 'i1', name: 'Bumper' }), apiItem({ id: 'i2
 }
 
 describe('delete files', () => {
+  it('says the folder is gone when it was deleted meanwhile (another tab, a stale link)', async () => {
+    const gone = answer(404, { errors: [{ message: 'Not found.', code: 'not_found' }] });
+    serve({ 'GET evidence/folders/folder-1/': gone, 'GET evidence/folders/folder-1/items/': gone });
+    renderAt(makeTestStore(), [{ path: '/delete-files/:folderId', element: <DeleteFilesPage /> }], '/delete-files/folder-1');
+    expect(await screen.findByRole('heading', { name: 'Folder not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to My Files' })).toHaveAttribute('href', '/dashboard/my-files');
+  });
+
   it('deletes nothing until a file is selected', async () => {
     setup();
     await screen.findByRole('checkbox', { name: 'Bumper' });

@@ -12,6 +12,7 @@ import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { FileThumbnail } from '../components/FileThumbnail';
 import { allSelected, allToggled, pruned, toggled, type Selection } from '../model/selection';
 import { folderViewUrl } from '../paths';
+import { FolderGone, isGone, LoadFailed } from '../../../components/LoadFailed';
 import { BackControl } from '../../../components/BackControl';
 
 export const LEAVE_TITLE = 'Leave this page?';
@@ -71,11 +72,14 @@ export function DeleteFilesPage() {
     void navigate(folderViewUrl(folderId));
   };
 
+  if ((folder.isError && isGone(folder.error)) || (items.isError && isGone(items.error))) return <FolderGone />;
+
   return (
     <main className="page files">
       <BackControl to={folderViewUrl(folderId)} label={folder.data?.name ?? 'Folder'} />
       <h1>Delete files</h1>
       {items.isLoading && <p className="muted">Loading…</p>}
+      {items.isError && <LoadFailed what="The files could not be loaded." error={items.error} onRetry={() => void items.refetch()} />}
       {items.data?.length === 0 && <p className="muted">This folder has no files.</p>}
       {ids.length > 0 && (
         <label className="files-select-all">

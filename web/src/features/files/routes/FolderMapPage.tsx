@@ -7,6 +7,7 @@ import { formatDateTime, truncateName } from '../../../lib/format/format';
 import { LazyMapView as MapView } from '../components/LazyMapView';
 import { groupByPosition, splitByLocation } from '../model/geo';
 import { folderViewUrl, MY_FILES } from '../paths';
+import { FolderGone, isGone, LoadFailed } from '../../../components/LoadFailed';
 import { BackControl } from '../../../components/BackControl';
 
 export function FolderMapPage() {
@@ -17,11 +18,14 @@ export function FolderMapPage() {
   if (!folderId) return <Navigate to={MY_FILES} replace />;
   const { located, unlocated } = splitByLocation(items.data ?? []);
 
+  if ((folder.isError && isGone(folder.error)) || (items.isError && isGone(items.error))) return <FolderGone />;
+
   return (
     <main className="page files">
       <BackControl to={folderViewUrl(folderId)} label={folder.data?.name ?? 'Folder'} />
       <h1>Map</h1>
       {items.isLoading && <p className="muted">Loading…</p>}
+      {items.isError && <LoadFailed what="The files could not be loaded." error={items.error} onRetry={() => void items.refetch()} />}
       {items.data && (
         <MapView
           label="Files map"

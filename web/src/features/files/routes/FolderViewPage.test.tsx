@@ -35,6 +35,28 @@ const menuOf = async (name: string) => {
 const labels = (menu: HTMLElement) => within(menu).getAllByRole('menuitem').map((b) => b.textContent);
 
 describe('folder view', () => {
+  it('says so with Try Again when the folder or its files got no answer, and recovers', async () => {
+    let folderCalls = 0;
+    let itemCalls = 0;
+    serve({
+      'GET evidence/folders/folder-1/': () => {
+        if (++folderCalls === 1) throw new TypeError('Failed to fetch');
+        return apiFolder({ name: 'Lease end' });
+      },
+      'GET evidence/folders/folder-1/items/': () => {
+        if (++itemCalls === 1) throw new TypeError('Failed to fetch');
+        return { items: [apiItem({ name: 'Bumper' })] };
+      },
+    });
+    renderAt(makeTestStore(), [{ path: '/folder-view', element: <FolderViewPage /> }], '/folder-view?folderId=folder-1');
+    expect(await screen.findByText('The folder could not be loaded. The network connection is poor or was lost.')).toBeInTheDocument();
+    expect(screen.getByText('The files could not be loaded. The network connection is poor or was lost.')).toBeInTheDocument();
+    for (const button of screen.getAllByRole('button', { name: 'Try Again' })) await act(async () => fireEvent.click(button));
+    expect(await screen.findByRole('heading', { name: 'Lease end' })).toBeInTheDocument();
+    expect(await screen.findByText('Bumper')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try Again' })).not.toBeInTheDocument();
+  });
+
   it('opens a photo in the image viewer with a fresh link', async () => {
     const { calls } = setup([apiItem()]);
     const open = await screen.findByRole('button', { name: 'Open Front bumper scratch' });

@@ -7,7 +7,7 @@ import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react
 import { useAppDispatch } from '../../../lib/store/hooks';
 import { BottomSheet } from '../../../components/BottomSheet';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { errorStatus, firstErrorMessage } from '../../../lib/api/errors';
+import { firstErrorMessage } from '../../../lib/api/errors';
 import { EXPIRED_MESSAGE, evidenceApi, useDeleteItemMutation, useFolderQuery, useItemsQuery, useRenameItemMutation, type Item } from '../../../lib/api/evidence';
 import { formatDate } from '../../../lib/format/format';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
@@ -19,6 +19,7 @@ import { StorageTag } from '../components/StorageTag';
 import { useFileOpener } from '../components/useFileOpener';
 import { retakeUrl, type FileAction, type FileItem } from '../model/menus';
 import { deleteFilesUrl, extendStorageDateUrl, folderMapUrl, MY_FILES, proofMetadataUrl, shareFilesUrl } from '../paths';
+import { FolderGone, isGone, LoadFailed } from '../../../components/LoadFailed';
 import { BackControl } from '../../../components/BackControl';
 
 /** While a file is on its way or being checked, the list refreshes itself. */
@@ -86,19 +87,13 @@ function FolderView({ folderId, Shares, Custody }: { folderId: string; Shares?: 
     else dispatch(showSnackbar({ message: 'File deleted.', type: 'success' }));
   };
 
-  if (folder.isError && errorStatus(folder.error) === 404) {
-    return (
-      <main className="page files">
-        <h1>Folder not found</h1>
-        <Link to={MY_FILES}>Back to My Files</Link>
-      </main>
-    );
-  }
+  if (folder.isError && isGone(folder.error)) return <FolderGone />;
 
   return (
     <main className="page files">
       <BackControl to={MY_FILES} label="My Files" />
       <h1>{folder.data?.name ?? 'Folder'}</h1>
+      {folder.isError && <LoadFailed what="The folder could not be loaded." error={folder.error} onRetry={() => void folder.refetch()} />}
       {folder.data && (
         <p className="files-folder-info">
           {folder.data.expirationDate && <span className="muted">Storage date: {formatDate(folder.data.expirationDate)} </span>}
@@ -124,7 +119,7 @@ function FolderView({ folderId, Shares, Custody }: { folderId: string; Shares?: 
       </div>
 
       {items.isLoading && <p className="muted">Loading…</p>}
-      {items.isError && <p className="muted">The files could not be loaded.</p>}
+      {items.isError && <LoadFailed what="The files could not be loaded." error={items.error} onRetry={() => void items.refetch()} />}
       {items.data?.length === 0 && <p className="muted">This folder has no files yet.</p>}
       <ul className={layout === 'list' ? 'files-list' : 'files-grid'} aria-label="Files" data-layout={layout}>
         {items.data?.map((item) => (

@@ -1,6 +1,7 @@
 //! My Files (`/dashboard/my-files`): storage usage, the user's folders with their storage dates and
 //! tags, folder actions (rename, delete), and the folders map. Offline, or when the server cannot be
 //! reached, the last known list and usage are shown with a note saying so.
+import { LoadFailed } from '../../../components/LoadFailed';
 import { useState } from 'react';
 import { useSelector } from 'react-redux';
 import { Link } from 'react-router';
@@ -79,7 +80,7 @@ export function MyFilesPage() {
         </p>
       )}
       {folders.isLoading && !folderList && <p className="muted">Loading…</p>}
-      {folders.isError && !folderList && <p className="muted">Your folders could not be loaded.</p>}
+      {folders.isError && !folderList && <LoadFailed what="Your folders could not be loaded." error={folders.error} onRetry={() => void folders.refetch()} />}
       {folderList?.length === 0 && (
         <p className="muted">
           No folders yet. <Link to="/evidence">Capture evidence</Link>

@@ -1,7 +1,8 @@
 //! `/share-success?folderId=&shareId=&transactionId=`: a paid share, its copy type, and each
 //! recipient with their transaction number (from the folder's shares, so a reload shows it too);
-//! back to the folder.
-import { Link, useSearchParams } from 'react-router';
+//! back to the folder. Opened without its folder and share (a bookmark, the history) it goes on to
+//! My Files.
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { formatDateTime } from '../../../lib/format/format';
 import { useFolderSharesQuery } from '../api/sharingApi';
@@ -16,6 +17,7 @@ export function ShareSuccessPage() {
   const transactionId = params.get('transactionId') ?? '';
   const shares = useFolderSharesQuery(folderId, { skip: !folderId });
   const share = shares.data?.find((s) => s.id === shareId);
+  if (!folderId || !shareId) return <Navigate to="/dashboard/my-files" replace />;
 
   return (
     <main className="page sharing sharing-success">
