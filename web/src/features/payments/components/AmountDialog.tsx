@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { TextField } from '../../../components/TextField';
 import { dollarsToCents } from '../../../lib/format/money';
-import { acceptsAmountInput, amountError } from '../model/walletRules';
+import { acceptsAmountInput, amountError, amountInput } from '../model/walletRules';
 
 interface Props {
   /** Cents, to start from. */
@@ -41,8 +41,9 @@ export function AmountDialog({ initial, onApply, onCancel }: Props) {
         value={text}
         error={touched ? error : undefined}
         onChange={(event) => {
-          if (!acceptsAmountInput(event.target.value)) return;
-          setText(event.target.value);
+          const typed = amountInput(event.target.value);
+          if (!acceptsAmountInput(typed)) return;
+          setText(typed);
           setTouched(true);
         }}
         onKeyDown={(event) => {

@@ -41,6 +41,14 @@ describe('wallet form', () => {
     expect(onClose).toHaveBeenCalledOnce();
   });
 
+  it('reads a decimal comma in the custom amount as the dot it means', async () => {
+    renderForm('top-up');
+    const custom = await openCustom();
+    const field = within(custom).getByLabelText('Amount, $');
+    fireEvent.change(field, { target: { value: '25,5' } });
+    expect(field).toHaveValue('25.5');
+  });
+
   it.each([
     ['create', 'Transfer Money and Create CreditCard Wallet'],
     ['edit', 'Save'],

@@ -1,7 +1,7 @@
 // Spec §5 "Wallet amount" (each message word for word) and "Wallet forms" (when each mode's button
 // is enabled), §2 the three button labels.
 import { describe, expect, it } from 'vitest';
-import { acceptsAmountInput, AMOUNT_MESSAGES, amountError, canSubmit, SUBMIT_LABEL, type WalletFormState } from './walletRules';
+import { acceptsAmountInput, AMOUNT_MESSAGES, amountInput, amountError, canSubmit, SUBMIT_LABEL, type WalletFormState } from './walletRules';
 
 describe('custom wallet amount (spec §5 "Wallet amount")', () => {
   it.each(['10', '10.00', '25', '55.5', '99.99', '100', '100.00'])('%s is accepted', (text) => expect(amountError(text)).toBeUndefined());
@@ -30,6 +30,10 @@ describe('custom wallet amount (spec §5 "Wallet amount")', () => {
     expect(acceptsAmountInput('12.345')).toBe(false);
     expect(acceptsAmountInput('1a')).toBe(false);
     expect(acceptsAmountInput('')).toBe(true);
+    // A decimal comma is the dot it means: '25,50' is $25.50, not 2550.
+    expect(amountInput('25,50')).toBe('25.50');
+    expect(acceptsAmountInput(amountInput('25,50'))).toBe(true);
+    expect(acceptsAmountInput(amountInput('1,2,3'))).toBe(false);
   });
 });
 

@@ -45,6 +45,11 @@ export function acceptsAmountInput(text: string): boolean {
   return /^\d*(\.\d{0,2})?$/.test(text);
 }
 
+/** A decimal comma (the decimal keypad of a phone in many languages) typed as the dot it means. */
+export function amountInput(text: string): string {
+  return text.replace(/,/g, '.');
+}
+
 export interface WalletFormState {
   cardId: string | null;
   amount: number | null;
