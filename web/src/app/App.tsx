@@ -96,8 +96,8 @@ const isUncontained = (handle: unknown) => Boolean(handle && typeof handle === '
 
 /**
  * Banner, content container with the access guard, snackbar and update prompt around every
- * screen; a route whose handle is UNCONTAINED (the unauthenticated shared folder view, spec §2)
- * gets no container.
+ * screen; a route whose handle is UNCONTAINED (the unauthenticated shared folder view, spec §2,
+ * and a released futuregram's view, which is that same view) gets no container.
  */
 function Shell() {
   const uncontained = useMatches().some((match) => isUncontained(match.handle));
