@@ -1,6 +1,6 @@
 //! The anonymous contributor's calls (spec §7 "Sharing": the verification of the contributor's
-//! e-mail, the folder's details and contents, a step's submissions, and the upload of a
-//! submission). No bearer: after the e-mail is proven every call carries the contribution token
+//! e-mail, the folder's details and contents, a step's submissions, the upload of a submission,
+//! and renaming one while the organization has not reviewed it). No bearer: after the e-mail is proven every call carries the contribution token
 //! in the header X-Contribution-Token. The types are written by hand in the contract's shapes
 //! until the gateway's OpenAPI document has them (`npm run gen:api`).
 import { api } from '../../../lib/api/api';
@@ -152,6 +152,15 @@ export const contributionApi = contributionTags.injectEndpoints({
         headers: carry(token),
       }),
     }),
+    renameContribution: build.mutation<Contribution, WithToken & { evidenceId: string; folderId: string; name: string }>({
+      query: ({ evidenceId, token, name }) => ({
+        url: `sharing/anonymous/proofs/${q(evidenceId)}/update/`,
+        method: 'PUT',
+        body: { name },
+        headers: carry(token),
+      }),
+      invalidatesTags: (_r, _e, { folderId }) => [{ type: 'Contribution', id: `folder:${folderId}` }],
+    }),
     finishContribution: build.mutation<Contribution, WithToken & { evidenceId: string; folderId: string }>({
       query: ({ evidenceId, token }) => ({
         url: `sharing/anonymous/proofs/${q(evidenceId)}/multipart-upload/finish/`,
@@ -172,4 +181,5 @@ export const {
   useContributionDetailsQuery,
   useContributionContentsQuery,
   useContributionStepQuery,
+  useRenameContributionMutation,
 } = contributionApi;

@@ -1,10 +1,11 @@
 //! A step's submissions of the contributor: name, size, state (awaiting upload, uploaded and
-//! being checked, verified, rejected with the reason).
+//! being checked, verified, rejected with the reason), and Rename for a file that was not rejected
+//! (the organization's review, which the contributor does not see, may still refuse it).
 import { formatFileSize, truncateName } from '../../../lib/format/format';
 import type { Contribution } from '../api/contributionApi';
 import { NO_SUBMISSIONS, statusLabel } from '../model/messages';
 
-export function SubmissionList({ submissions }: { submissions: readonly Contribution[] }) {
+export function SubmissionList({ submissions, onRename }: { submissions: readonly Contribution[]; onRename?: (submission: Contribution) => void }) {
   if (submissions.length === 0) return <p className="muted contribution__none">{NO_SUBMISSIONS}</p>;
   return (
     <ul className="contribution-list" aria-label="Your submissions">
@@ -21,6 +22,11 @@ export function SubmissionList({ submissions }: { submissions: readonly Contribu
             )}
           </div>
           <span className={`contribution-badge contribution-badge--${submission.status}`}>{statusLabel(submission.status)}</span>
+          {onRename && submission.status !== 'rejected' && (
+            <button type="button" className="link contribution-item__rename" aria-label={`Rename ${submission.name}`} onClick={() => onRename(submission)}>
+              Rename
+            </button>
+          )}
         </li>
       ))}
     </ul>

@@ -49,6 +49,39 @@ describe('capture for a step', () => {
     expect(screen.queryByTestId('camera')).not.toBeInTheDocument();
   });
 
+  it('renames a file sent earlier with the contribution token, and shows a refusal in the dialog', async () => {
+    proven();
+    let name = 'Photo_20261121_090512';
+    const calls = serve({
+      [`GET sharing/evidence/${FOLDER}/${STEP}/`]: () => ({ step: apiStep(), submissions: [apiSubmission({ name })] }),
+      'PUT sharing/anonymous/proofs/e-1/update/': (call: ApiCall) => {
+        const wanted = (call.body as { name: string }).name;
+        if (wanted === 'Reviewed') {
+          return answer(400, { errors: [{ message: 'This file was already reviewed and can no longer be changed.', code: 'wrong_state' }] });
+        }
+        name = wanted;
+        return apiSubmission({ name });
+      },
+    });
+    open();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Rename Photo_20261121_090512' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Rename file' });
+    const field = within(dialog).getByLabelText('Name');
+    await user.clear(field);
+    await user.type(field, 'Reviewed');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('This file was already reviewed and can no longer be changed.')).toBeInTheDocument();
+    await user.clear(field);
+    await user.type(field, 'Front door');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Rename file' })).not.toBeInTheDocument());
+    expect(await screen.findByText('Front door')).toBeInTheDocument();
+    const renamed = calls.filter((c) => c.method === 'PUT');
+    expect(renamed.map((c) => c.body)).toEqual([{ name: 'Reviewed' }, { name: 'Front door' }]);
+    expect(renamed[1]?.headers.get('X-Contribution-Token')).toBe(TOKEN);
+  });
+
   it('still offers capture when the only file sent was rejected', async () => {
     proven();
     serve({

@@ -24,7 +24,8 @@ import { uploadContribution, type ContributionBody, type ContributionRef } from 
 import { UNEXPECTED_UPLOAD_FAILURE } from '../../../lib/upload/queue';
 import { xhrSender } from '../../../lib/upload/transport';
 import { UploadError } from '../../../lib/upload/uploader';
-import { useContributionStepQuery } from '../api/contributionApi';
+import { useContributionStepQuery, useRenameContributionMutation } from '../api/contributionApi';
+import { LazyRenameDialog } from '../../../components/LazyRenameDialog';
 import { SubmissionList } from '../components/SubmissionList';
 import { REJECTED, STEP_FULL, statusLabel } from '../model/messages';
 import { checkingAny } from '../model/status';
@@ -60,6 +61,9 @@ function ContributorEvidence({ folderId, stepId, token }: { folderId: string; st
   const [chosenMode, setChosenMode] = useState<CaptureMode>();
   const [notSaved, setNotSaved] = useState<string>();
   const transport = useRef(contributionTransport(dispatch, { folderId, stepId, token }));
+  // A sent file being renamed: its id, its name, and for a file of this visit its row.
+  const [renaming, setRenaming] = useState<{ id: string; name: string; clientId?: string } | null>(null);
+  const [rename] = useRenameContributionMutation();
 
   const submissions = step.data?.submissions ?? [];
   const byId = new Map(submissions.map((submission) => [submission.id, submission]));
@@ -159,7 +163,12 @@ function ContributorEvidence({ folderId, stepId, token }: { folderId: string; st
             <section aria-label="Files">
               <ul className="upload-list">
                 {files.map((file) => (
-                  <SentRow key={file.clientId} file={{ ...file, evidence: latest(file) }} onRetry={() => void send(file)} />
+                  <SentRow
+                    key={file.clientId}
+                    file={{ ...file, evidence: latest(file) }}
+                    onRetry={() => void send(file)}
+                    onRename={() => file.evidence && setRenaming({ id: file.evidence.id, name: file.body.name, clientId: file.clientId })}
+                  />
                 ))}
               </ul>
             </section>
@@ -176,16 +185,30 @@ function ContributorEvidence({ folderId, stepId, token }: { folderId: string; st
           {earlier.length > 0 && (
             <section aria-label="Sent before">
               <h2 className="capture__files-title">Sent before</h2>
-              <SubmissionList submissions={earlier} />
+              <SubmissionList submissions={earlier} onRename={(s) => setRenaming({ id: s.id, name: s.name })} />
             </section>
           )}
         </>
+      )}
+      {renaming && (
+        <LazyRenameDialog
+          title="Rename file"
+          initialName={renaming.name}
+          onSubmit={async (name) => {
+            const result = await rename({ evidenceId: renaming.id, folderId, token, name });
+            if ('error' in result) return result.error;
+            const { clientId } = renaming;
+            if (clientId) setFiles((current) => current.map((f) => (f.clientId === clientId ? { ...f, body: { ...f.body, name } } : f)));
+            return undefined;
+          }}
+          onClose={() => setRenaming(null)}
+        />
       )}
     </main>
   );
 }
 
-function SentRow({ file, onRetry }: { file: SentFile; onRetry: () => void }) {
+function SentRow({ file, onRetry, onRename }: { file: SentFile; onRetry: () => void; onRename: () => void }) {
   const { body } = file;
   return (
     <li className="upload-row" data-testid="contribution-row" data-status={file.state} aria-label={body.name}>
@@ -203,7 +226,14 @@ function SentRow({ file, onRetry }: { file: SentFile; onRetry: () => void }) {
           </div>
         )}
         {file.state === 'sent' && file.evidence && (
-          <p className={`upload-row__status${file.evidence.status === 'verified' ? ' upload-row__status--done' : ''}`}>{statusLabel(file.evidence.status)}</p>
+          <div className="upload-row__actions">
+            <p className={`upload-row__status${file.evidence.status === 'verified' ? ' upload-row__status--done' : ''}`}>{statusLabel(file.evidence.status)}</p>
+            {file.evidence.status !== 'rejected' && (
+              <button type="button" className="link" aria-label={`Rename ${body.name}`} onClick={onRename}>
+                Rename
+              </button>
+            )}
+          </div>
         )}
         {file.state === 'rejected' && (
           <div className="upload-row__status upload-row__status--error">

@@ -14,7 +14,7 @@ import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { FileActionsSheet } from '../components/FileActionsSheet';
 import { FileFacts } from '../components/FileFacts';
 import { FileRow } from '../components/FileRow';
-import { LazyRenameDialog } from '../components/LazyRenameDialog';
+import { LazyRenameDialog } from '../../../components/LazyRenameDialog';
 import { StorageTag } from '../components/StorageTag';
 import { useFileOpener } from '../components/useFileOpener';
 import { retakeUrl, type FileAction, type FileItem } from '../model/menus';

@@ -15,7 +15,7 @@ import { useOnline } from '../../../lib/network/useOnline';
 import { selectLastKnown } from '../../../lib/offline/lastKnownSlice';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { FolderIcon } from '../components/Icons';
-import { LazyRenameDialog } from '../components/LazyRenameDialog';
+import { LazyRenameDialog } from '../../../components/LazyRenameDialog';
 import { StorageTag } from '../components/StorageTag';
 import { folderViewUrl, FOLDERS_MAP } from '../paths';
 

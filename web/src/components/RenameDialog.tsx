@@ -4,10 +4,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useRef, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { TextField } from '../../../components/TextField';
-import { fieldErrors, firstErrorMessage } from '../../../lib/api/errors';
-import { FILE_NAME_INPUT_MAX_LENGTH, fileName } from '../../../lib/validation/fileName';
+import { ConfirmDialog } from './ConfirmDialog';
+import { TextField } from './TextField';
+import { fieldErrors, firstErrorMessage } from '../lib/api/errors';
+import { FILE_NAME_INPUT_MAX_LENGTH, fileName } from '../lib/validation/fileName';
 
 const schema = z.object({ name: fileName });
 type Values = z.input<typeof schema>;
