@@ -10,6 +10,18 @@ import { formatDate } from '../../../lib/format/format';
 import { folderViewUrl, transactionUrl } from '../model/checkout';
 import '../checkout.css';
 
+/** The purchase could not be read back: it was paid all the same. */
+function DetailsFailed({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div className="checkout-failure">
+      <p className="muted">The payment went through. Its details could not be loaded.</p>
+      <PrimaryButton variant="secondary" onClick={onRetry}>
+        Try Again
+      </PrimaryButton>
+    </div>
+  );
+}
+
 export function ExtendStorageSuccessPage() {
   const [params] = useSearchParams();
   const transactionId = params.get('transactionId') ?? '';
@@ -23,12 +35,7 @@ export function ExtendStorageSuccessPage() {
     <main className="page checkout checkout-success">
       <h1>Storage Date Extended</h1>
       {transaction.isError ? (
-        <div className="checkout-failure">
-          <p className="muted">The payment went through. Its details could not be loaded.</p>
-          <PrimaryButton variant="secondary" onClick={() => void transaction.refetch()}>
-            Try Again
-          </PrimaryButton>
-        </div>
+        <DetailsFailed onRetry={() => void transaction.refetch()} />
       ) : (
         <p>
           {folder.data ? <strong>{folder.data.name}</strong> : 'Your folder'} is now stored until{' '}
@@ -59,12 +66,7 @@ export function PaymentSuccessPage() {
     <main className="page checkout checkout-success">
       <h1>Payment Successful</h1>
       {transaction.isError && (
-        <div className="checkout-failure">
-          <p className="muted">The payment went through. Its details could not be loaded.</p>
-          <PrimaryButton variant="secondary" onClick={() => void transaction.refetch()}>
-            Try Again
-          </PrimaryButton>
-        </div>
+        <DetailsFailed onRetry={() => void transaction.refetch()} />
       )}
       {transaction.data && (
         <p>
