@@ -2,6 +2,8 @@
 //! participants and pending invites, inviting, revoking, changing a role, removing a participant.
 //! Every change refreshes the participants and the profile (`Me`, which carries the organization).
 import { api } from '../../../lib/api/api';
+import { errorStatus } from '../../../lib/api/errors';
+import { useMeQuery } from '../../../lib/api/me';
 import type { Invite, InviteRequest, Organization, Participants } from '../../../lib/api/types';
 import type { InvitableRole } from '../../../lib/organization/roles';
 
@@ -41,6 +43,22 @@ export const organizationApi = organizationTags.injectEndpoints({
     }),
   }),
 });
+
+/**
+ * The user's organization and role, and `outside` when the user is in none: said by the profile
+ * when it is at hand (nothing is asked then), else by the call's 404.
+ */
+export function useOwnOrganization() {
+  const me = useMeQuery();
+  const known = me.data !== undefined && !me.data.organization;
+  // The profile is usually at hand already; while it loads, it is waited for.
+  const organization = organizationApi.useOrganizationQuery(undefined, { skip: known || me.isLoading });
+  return {
+    ...organization,
+    isLoading: organization.isLoading || (me.isLoading && !organization.data),
+    outside: known || (organization.isError && errorStatus(organization.error) === 404),
+  };
+}
 
 export const {
   useOrganizationQuery,

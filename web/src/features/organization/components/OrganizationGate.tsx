@@ -3,9 +3,9 @@
 import type { ReactNode } from 'react';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { PrimaryButton } from '../../../components/PrimaryButton';
-import { errorStatus, firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import { isRole, type OrganizationRole } from '../../../lib/organization/roles';
-import { useOrganizationQuery } from '../api/organizationApi';
+import { useOwnOrganization } from '../api/organizationApi';
 import { NotAnOrganization } from './NotAnOrganization';
 
 interface Props {
@@ -14,7 +14,7 @@ interface Props {
 }
 
 export function OrganizationGate({ title, children }: Props) {
-  const organization = useOrganizationQuery();
+  const organization = useOwnOrganization();
   if (organization.data) {
     const role = organization.data.role;
     // An unknown role gets no controls, as a member's.
@@ -24,17 +24,18 @@ export function OrganizationGate({ title, children }: Props) {
     <main className="page org">
       <h1>{title}</h1>
       {organization.isLoading && <p className="muted">Loading…</p>}
-      {organization.isError &&
-        (errorStatus(organization.error) === 404 ? (
-          <NotAnOrganization />
-        ) : (
+      {organization.outside ? (
+        <NotAnOrganization />
+      ) : (
+        organization.isError && (
           <>
             <InfoBanner type="error" title={firstErrorMessage(organization.error, SERVER_ERROR_MESSAGE)} />
             <PrimaryButton variant="secondary" onClick={() => void organization.refetch()}>
               Try Again
             </PrimaryButton>
           </>
-        ))}
+        )
+      )}
     </main>
   );
 }

@@ -5,11 +5,11 @@
 import { Link } from 'react-router';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { PrimaryButton } from '../../../components/PrimaryButton';
-import { errorStatus, firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import { formatDate } from '../../../lib/format/format';
 import { roleLabel } from '../../../lib/organization/roles';
 import { useOrganizationFoldersQuery } from '../api/captureApi';
-import { useOrganizationQuery } from '../api/organizationApi';
+import { useOwnOrganization } from '../api/organizationApi';
 import type { OrganizationFolderSummary } from '../api/types';
 import { NotAnOrganization } from '../components/NotAnOrganization';
 import { NO_FOLDERS } from '../model/messages';
@@ -19,7 +19,7 @@ import '../organization.css';
 export { PARTICIPANTS };
 
 export function OrganizationCapturesPage() {
-  const organization = useOrganizationQuery();
+  const organization = useOwnOrganization();
   const data = organization.data;
 
   return (
@@ -45,8 +45,8 @@ export function OrganizationCapturesPage() {
           <OrganizationFolders organizationName={data.name} />
         </>
       )}
-      {!data && organization.isError && errorStatus(organization.error) === 404 && <NotAnOrganization />}
-      {!data && organization.isError && errorStatus(organization.error) !== 404 && (
+      {!data && organization.outside && <NotAnOrganization />}
+      {!data && organization.isError && !organization.outside && (
         <>
           <InfoBanner type="error" title={firstErrorMessage(organization.error, SERVER_ERROR_MESSAGE)} />
           <PrimaryButton variant="secondary" onClick={() => void organization.refetch()}>

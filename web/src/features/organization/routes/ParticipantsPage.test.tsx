@@ -40,7 +40,8 @@ const rowOf = (text: string) => {
   if (!row) throw new Error(`no participant row with ${text}`);
   return row;
 };
-const routes = (calls: ApiCall[]) => calls.map((c) => `${c.method} ${c.path}`);
+// The profile (read by most screens, and here to know an account outside any organization) aside.
+const routes = (calls: ApiCall[]) => calls.map((c) => `${c.method} ${c.path}`).filter((r) => r !== 'GET accounts/me/');
 const errorOf = (label: string) => {
   const id = screen.getByLabelText(label).getAttribute('aria-describedby');
   return id ? document.getElementById(id)?.textContent : undefined;
@@ -330,6 +331,13 @@ describe('outside any organization', () => {
     expect(screen.getByRole('button', { name: 'Sign Up as an Organization' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Settings/ })).toHaveAttribute('href', '/dashboard/settings');
     expect(routes(calls)).toEqual(['GET accounts/organization/']);
+  });
+
+  it('asks nothing of the organization when the profile already says the account is in none', async () => {
+    const calls = serve({ 'GET accounts/me/': { id: 'u1', username: 'ann', account_type: 'individual', organization: null } });
+    open();
+    expect(await screen.findByText(NOT_AN_ORGANIZATION)).toBeInTheDocument();
+    expect(routes(calls)).toEqual([]);
   });
 
   it('shows another failure with a way to try again', async () => {

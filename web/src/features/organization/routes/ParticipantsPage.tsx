@@ -21,10 +21,10 @@ import {
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import {
   useChangeRoleMutation,
-  useOrganizationQuery,
   useParticipantsQuery,
   useRemoveParticipantMutation,
   useRevokeInviteMutation,
+  useOwnOrganization,
 } from '../api/organizationApi';
 import { InviteDialog } from '../components/InviteDialog';
 import { NotAnOrganization } from '../components/NotAnOrganization';
@@ -40,7 +40,7 @@ export const ORGANIZATION_CAPTURES = '/dashboard/organization-captures';
 const SETTINGS = '/dashboard/settings';
 
 export function ParticipantsPage() {
-  const organization = useOrganizationQuery();
+  const organization = useOwnOrganization();
 
   if (organization.isLoading) {
     return (
@@ -56,7 +56,7 @@ export function ParticipantsPage() {
       <main className="page">
         <BackControl to={SETTINGS} label="Settings" />
         <h1>Participants</h1>
-        {errorStatus(organization.error) === 404 ? (
+        {organization.outside ? (
           <NotAnOrganization />
         ) : (
           <>
