@@ -63,7 +63,7 @@ impl ApiError {
         Self::new(
             StatusCode::UNAUTHORIZED,
             "token_not_valid",
-            "Given token not valid for any token type",
+            "Your session has ended. Please log in again.",
         )
     }
 

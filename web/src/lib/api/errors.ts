@@ -23,8 +23,20 @@ function items(error: unknown): ErrorItem[] {
   return Array.isArray(list) ? (list.filter((e) => e && typeof e === 'object' && 'message' in e) as ErrorItem[]) : [];
 }
 
-/** The first server error message, or `fallback`. */
+/** True when the request got no answer at all (no connection, or it timed out). */
+export function noAnswer(error: unknown): boolean {
+  if (!error || typeof error !== 'object' || !('status' in error)) return false;
+  const status = (error as { status: unknown }).status;
+  return status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR';
+}
+
+/**
+ * The first server error message, or `fallback`; for a request that got no answer, spec §8's
+ * 'The network connection is poor or was lost.' (a screen's own fallback would say the action
+ * failed, which nobody knows).
+ */
 export function firstErrorMessage(error: FetchBaseQueryError | SerializedError | undefined | unknown, fallback: string): string {
+  if (noAnswer(error)) return NETWORK_LOST;
   return items(error)[0]?.message ?? fallback;
 }
 

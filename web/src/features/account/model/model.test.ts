@@ -70,9 +70,10 @@ describe('a failed account call', () => {
       kind: 'message',
       message: 'Too many requests.',
     });
+    // No answer: nobody knows whether it changed; spec §8 says what happened instead.
     expect(classifyFailure({ status: 'FETCH_ERROR', error: 'offline' }, fields, 'Not changed.')).toEqual({
       kind: 'message',
-      message: 'Not changed.',
+      message: 'The network connection is poor or was lost.',
     });
   });
 });

@@ -137,11 +137,11 @@ describe('checkout', () => {
   });
 
   it('the session ended (its refresh refused too) logs out without the gateway\'s words', async () => {
-    const sessionEnded = answer(401, { errors: [{ message: 'Given token not valid for any token type', code: 'token_not_valid' }] });
+    const sessionEnded = answer(401, { errors: [{ message: 'Your session has ended. Please log in again.', code: 'token_not_valid' }] });
     const { store } = setup(sessionEnded);
     await act(async () => fireEvent.click(await payButton()));
     await waitFor(() => expect(selectSignedIn(store.getState())).toBe(false));
-    expect(store.getState().snackbar.message).not.toBe('Given token not valid for any token type');
+    expect(store.getState().snackbar.message).not.toBe('Your session has ended. Please log in again.');
   });
 
   it('a declined card (402 card_declined) opens the failed-payment dialog; the next attempt has a new key', async () => {

@@ -8,7 +8,8 @@ import { Link } from 'react-router';
 import { formatMoney } from '../../../lib/format/money';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
-import { errorStatus, fieldErrors, firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { errorStatus, fieldErrors, firstErrorMessage, isDefinitive, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { useAttempt } from '../../payments';
 import { useSharingPriceQuery } from '../../../lib/api/payments';
 import { recipientInput, type PayWith } from '../../../lib/api/sharing';
 import { MAX_RECIPIENTS, recipientText, sameRecipient, type CopyType, type DraftRecipient } from '../../../lib/sharing/draft';
@@ -119,7 +120,6 @@ function FuturegramForm({ situation, folderId, onDone }: { situation: string; fo
   const [byDate, setByDate] = useState(true);
   const [releaseAt, setReleaseAt] = useState('');
   const [payWith, setPayWith] = useState<PayWith>('card');
-  const [key] = useState(() => crypto.randomUUID());
   const [create, created] = useCreateFuturegramMutation();
   const price = useSharingPriceQuery({ copy_type: copyType, recipients: recipients.length }, { skip: recipients.length === 0 });
 
@@ -141,22 +141,27 @@ function FuturegramForm({ situation, folderId, onDone }: { situation: string; fo
     setExecutorError(undefined);
   };
 
+  const at = byDate ? toRfc3339(releaseAt) : null;
+  const body = {
+    situation_id: situation,
+    folder_id: folderId,
+    copy_type: copyType,
+    item_ids: [],
+    recipients: recipients.map(recipientInput),
+    executors: executors.map((email) => ({ email })),
+    ...(at ? { release_at: at } : {}),
+    pay_with: payWith,
+  };
+  // The same futuregram scheduled again (the form closed and opened again, or a reload) while the
+  // first one's outcome is unknown re-sends its key: it is paid and scheduled once.
+  const attempt = useAttempt(`futuregram ${JSON.stringify(body)}`);
+
   const submit = async () => {
-    const at = byDate ? toRfc3339(releaseAt) : null;
-    const result = await create({
-      idempotencyKey: key,
-      body: {
-        situation_id: situation,
-        folder_id: folderId,
-        copy_type: copyType,
-        item_ids: [],
-        recipients: recipients.map(recipientInput),
-        executors: executors.map((email) => ({ email })),
-        ...(at ? { release_at: at } : {}),
-        pay_with: payWith,
-      },
-    });
-    if ('data' in result && result.data) onDone();
+    const result = await create({ idempotencyKey: attempt.key(), body });
+    if ('data' in result && result.data) {
+      attempt.settle();
+      onDone();
+    } else if ('error' in result && isDefinitive(result.error)) attempt.settle();
   };
 
   const fields = fieldErrors(created.error);
@@ -165,7 +170,7 @@ function FuturegramForm({ situation, folderId, onDone }: { situation: string; fo
   const shortStorage = fields.release_at?.includes('storage date');
   const general =
     created.isError && Object.keys(fields).length === 0
-      ? status === undefined || status >= 500
+      ? (status ?? 0) >= 500
         ? SERVER_ERROR_MESSAGE
         : firstErrorMessage(created.error, SERVER_ERROR_MESSAGE)
       : null;

@@ -75,7 +75,7 @@ export function ExecutorPage() {
     error && !fields.email
       ? status === 404
         ? EXECUTOR_TEXT.notFound
-        : status === undefined || status >= 500
+        : (status ?? 0) >= 500
           ? SERVER_ERROR_MESSAGE
           : firstErrorMessage(error, SERVER_ERROR_MESSAGE)
       : null;

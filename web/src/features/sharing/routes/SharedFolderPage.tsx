@@ -65,7 +65,7 @@ function ExpiredLink({ token, message }: { token: string; message: string }) {
       ) : (
         <>
           <p role="alert">{message}</p>
-          {error && <p role="alert">{errorStatus(error) === undefined || (errorStatus(error) ?? 0) >= 500 ? SERVER_ERROR_MESSAGE : firstErrorMessage(error, SERVER_ERROR_MESSAGE)}</p>}
+          {error && <p role="alert">{(errorStatus(error) ?? 0) >= 500 ? SERVER_ERROR_MESSAGE : firstErrorMessage(error, SERVER_ERROR_MESSAGE)}</p>}
           <PrimaryButton loading={isLoading} onClick={() => void refresh(token)}>
             Send me a new link
           </PrimaryButton>
