@@ -1,3 +1,4 @@
+import { holdReload } from '../lib/network/reloadHold';
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeTestStore, renderAt } from '../testing';
@@ -67,6 +68,22 @@ describe('network banner (spec §4)', () => {
     expect(reload).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('status')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
+    vi.unstubAllGlobals();
+  });
+
+  it('does not reload a page that holds unsent work in memory', () => {
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...window.location, reload });
+    const release = holdReload();
+    setOnline(false);
+    waiting.value = { count: 0 };
+    renderBanner('/organization-sharing/evidence/f1/s1', false);
+    setOnline(true);
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    expect(reload).not.toHaveBeenCalled();
+    release();
     vi.unstubAllGlobals();
   });
 

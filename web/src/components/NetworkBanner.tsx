@@ -1,11 +1,12 @@
 //! The network-status banner (spec §4, §8): offline shows a red warning with a 'More help' sheet;
 //! online with files waiting on the device it warns 'You have an unfinished process.' with
 //! Continue (the first stored situation, syncOffline=1), or 'Log in' when logged out; coming back
-//! online reloads the page.
+//! online reloads the page, unless a page holds unsent work in memory (lib/network/reloadHold).
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useAppSelector } from '../lib/store/hooks';
 import { useOnline } from '../lib/network/useOnline';
+import { reloadHeld } from '../lib/network/reloadHold';
 import { parseStepSituation } from '../lib/offline/situations';
 import { useOfflineWaiting } from '../lib/offline/useOfflineCount';
 import { selectSignedIn } from '../lib/session/loginInfoSlice';
@@ -34,6 +35,8 @@ export function NetworkBanner() {
   // nothing, so nobody acts on a page that is about to go away.
   const [wentOffline, setWentOffline] = useState(!online);
   if (!online && !wentOffline) setWentOffline(true);
+  // A page holding unsent work stays: the network is back, and nothing reloads.
+  if (online && wentOffline && reloadHeld()) setWentOffline(false);
   const reloadPending = online && wentOffline;
   const waiting = useOfflineWaiting();
   const signedIn = useAppSelector(selectSignedIn);

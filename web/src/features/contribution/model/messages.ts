@@ -13,6 +13,8 @@ export const STATUS_LABELS: Record<string, string> = {
 export const statusLabel = (status: string) => STATUS_LABELS[status] ?? status;
 export const NO_SUBMISSIONS = 'Nothing sent for this step yet.';
 export const REJECTED = 'Rejected';
+/** A contributor's file lives in the page only: the connection's loss is told as it is. */
+export const CONNECTION_LOST_HERE = 'The connection was lost. Keep this page open and press Retry once you are back online.';
 
 /** The contributor's own files fill the step. */
 export const STEP_FULL = 'This step has all the files it takes. Thank you.';

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { answer, instantSender, makeTestStore, renderAt, serve, type ApiCall } from '../../../testing';
 import { apiStep, apiSubmission, FOLDER, proven, STEP, TOKEN } from '../testing/helpers';
 import { ContributorEvidencePage } from './ContributorEvidencePage';
+import { reloadHeld } from '../../../lib/network/reloadHold';
 
 vi.mock('../../../lib/upload/transport', async (actual) => ({
   ...(await actual<typeof import('../../../lib/upload/transport')>()),
@@ -104,6 +105,23 @@ describe('capture for a step', () => {
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Audio', 'Photo']);
     expect(screen.getByTestId('camera')).toHaveAttribute('data-mode', 'audio');
     expect(within(screen.getByRole('region', { name: 'Sent before' })).getByText('Verified')).toBeInTheDocument();
+  });
+
+  it('tells a file whose sending lost the connection to wait on this page, and holds back the reload', async () => {
+    proven();
+    serve({
+      [`GET sharing/evidence/${FOLDER}/${STEP}/`]: { step: apiStep(), submissions: [] },
+      [`POST sharing/anonymous/proofs/${FOLDER}/${STEP}/create/`]: () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    open();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Take Photo' }));
+    const row = await screen.findByTestId('contribution-row');
+    await waitFor(() => expect(row).toHaveAttribute('data-status', 'rejected'));
+    expect(within(row).getByText('The connection was lost. Keep this page open and press Retry once you are back online.')).toBeInTheDocument();
+    expect(reloadHeld()).toBe(true);
   });
 
   it('marks a file whose finish failed as Rejected, and Retry sends it again with the same client_id', async () => {

@@ -6,7 +6,7 @@
 //! the server restarts that same submission), start, upload and finish again. Files sent earlier
 //! are listed with their state; while one is being checked the step is asked for every 5 s.
 //! A contributor's files are kept in memory only (not in the owner's offline store).
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { useAppDispatch } from '../../../lib/store/hooks';
 import { BackControl } from '../../../components/BackControl';
@@ -22,12 +22,13 @@ import { captureName, MEDIA_TYPE_OF, MODE_OF, type CaptureMode } from '../../../
 import { useLocation } from '../../../lib/media/useLocation';
 import { uploadContribution, type ContributionBody, type ContributionRef } from '../../../lib/upload/contribution';
 import { UNEXPECTED_UPLOAD_FAILURE } from '../../../lib/upload/queue';
-import { xhrSender } from '../../../lib/upload/transport';
+import { holdReload } from '../../../lib/network/reloadHold';
+import { CONNECTION_LOST, xhrSender } from '../../../lib/upload/transport';
 import { UploadError } from '../../../lib/upload/uploader';
 import { useContributionStepQuery, useRenameContributionMutation } from '../api/contributionApi';
 import { LazyRenameDialog } from '../../../components/LazyRenameDialog';
 import { SubmissionList } from '../components/SubmissionList';
-import { REJECTED, STEP_FULL, statusLabel } from '../model/messages';
+import { CONNECTION_LOST_HERE, REJECTED, STEP_FULL, statusLabel } from '../model/messages';
 import { checkingAny } from '../model/status';
 import { contributionToken, folderPath, verificationPath } from '../model/token';
 import { contributionTransport } from '../model/transport';
@@ -62,6 +63,9 @@ function ContributorEvidence({ folderId, stepId, token }: { folderId: string; st
   const [notSaved, setNotSaved] = useState<string>();
   const transport = useRef(contributionTransport(dispatch, { folderId, stepId, token }));
   // A sent file being renamed: its id, its name, and for a file of this visit its row.
+  // Files not yet sent live in this page only: the network's return must not reload it away.
+  const unsent = files.some((file) => file.state !== 'sent');
+  useEffect(() => (unsent ? holdReload() : undefined), [unsent]);
   const [renaming, setRenaming] = useState<{ id: string; name: string; clientId?: string } | null>(null);
   const [rename] = useRenameContributionMutation();
 
@@ -97,7 +101,8 @@ function ContributorEvidence({ folderId, stepId, token }: { folderId: string; st
       }
     } catch (error) {
       // Spec §4: a failed start or finish marks the file rejected.
-      update(file.clientId, { state: 'rejected', reason: error instanceof UploadError ? error.message : UNEXPECTED_UPLOAD_FAILURE });
+      const reason = !(error instanceof UploadError) ? UNEXPECTED_UPLOAD_FAILURE : error.message === CONNECTION_LOST ? CONNECTION_LOST_HERE : error.message;
+      update(file.clientId, { state: 'rejected', reason });
     }
   }
 
