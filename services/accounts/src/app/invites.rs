@@ -136,6 +136,31 @@ fn usable(found: Option<CodedInvite>) -> Result<CodedInvite, AccountsError> {
     Ok(invite)
 }
 
+/// The same join sent again after its answer was lost: the invite was accepted by the account of
+/// this username, and the password is that account's. It is signed in again, as the first join
+/// would have, rather than told the invite has expired (which it has, for anyone else).
+async fn joined_already(
+    conn: &mut PgConnection,
+    settings: &SessionSettings,
+    invite: Option<&CodedInvite>,
+    account: &NewAccount,
+) -> Result<Option<TokenPair>, AccountsError> {
+    let Some(joined) = invite.and_then(|invite| invite.accepted_by) else {
+        return Ok(None);
+    };
+    let login = account.username.as_str().to_lowercase();
+    let Some(user) = users::credentials_by_login(&mut *conn, &login).await? else {
+        return Ok(None);
+    };
+    if user.id != joined
+        || user.deleted_at.is_some()
+        || !passwords::matches(user.password_hash, account.password.expose().to_owned()).await?
+    {
+        return Ok(None);
+    }
+    Ok(Some(sessions::start(conn, settings, user.id).await?))
+}
+
 /// Creates the participant's account from an invite and signs it in. The invite's own address
 /// is proven by the code; an e-mail that the invite did not go to is proven with a sign-up code.
 #[tracing::instrument(skip_all)]
@@ -152,7 +177,12 @@ pub async fn join(
     if code.is_empty() {
         return Err(AccountsError::NotFound(INVITE_NOT_VALID));
     }
-    let invite = usable(invites::lock_by_code(&mut tx, &code).await?)?;
+    let found = invites::lock_by_code(&mut tx, &code).await?;
+    if let Some(pair) = joined_already(&mut tx, settings, found.as_ref(), &account).await? {
+        tx.commit().await?;
+        return Ok(pair);
+    }
+    let invite = usable(found)?;
     if Channel::parse(&invite.channel) == Some(Channel::Email) {
         if invite.email.as_deref() != Some(account.email.as_str()) {
             return Err(AccountsError::field(

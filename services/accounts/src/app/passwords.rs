@@ -36,7 +36,8 @@ pub async fn hash_password(password: Password) -> Result<String, AccountsError> 
     .map_err(AccountsError::Internal)
 }
 
-async fn password_matches(hash: String, password: String) -> Result<bool, AccountsError> {
+/// Whether `password` is the one `hash` was made from.
+pub async fn matches(hash: String, password: String) -> Result<bool, AccountsError> {
     tokio::task::spawn_blocking(move || {
         let parsed = PasswordHash::new(&hash).map_err(|e| anyhow::anyhow!("stored hash: {e}"))?;
         Ok(Argon2::default()
@@ -104,7 +105,7 @@ pub async fn authenticate(
     let pair_key = attempts_key(&account, &seen.ip);
     AccountsError::limited(ratelimit::backoff_check(deps.redis, &pair_key).await?)?;
     let matched = match &found {
-        Some(user) => password_matches(user.password_hash.clone(), password.to_owned()).await?,
+        Some(user) => matches(user.password_hash.clone(), password.to_owned()).await?,
         None => false,
     };
     if !matched {
@@ -136,7 +137,7 @@ pub async fn check(
     let hash = users::password_hash(conn, user_id)
         .await?
         .ok_or(AccountsError::UserNotFound)?;
-    let matched = password_matches(hash, password.to_owned()).await?;
+    let matched = matches(hash, password.to_owned()).await?;
     if matched {
         ratelimit::backoff_reset(redis, &key).await?;
     } else {

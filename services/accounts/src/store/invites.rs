@@ -44,6 +44,8 @@ pub struct CodedInvite {
     pub role: String,
     pub expires_at: DateTime<Utc>,
     pub accepted_at: Option<DateTime<Utc>>,
+    /// The account the invite made, once accepted.
+    pub accepted_by: Option<Uuid>,
     pub revoked_at: Option<DateTime<Utc>>,
 }
 
@@ -114,7 +116,7 @@ pub async fn by_code(conn: &mut PgConnection, code: &str) -> sqlx::Result<Option
         CodedInvite,
         "SELECT i.id, i.organization_id, o.name AS organization_name, i.channel, i.email,
            i.phone_country_code, i.phone_national_number, i.role, i.expires_at, i.accepted_at,
-           i.revoked_at
+           i.accepted_by, i.revoked_at
          FROM organization_invites i JOIN organizations o ON o.id = i.organization_id
          WHERE i.code = $1",
         code
@@ -133,7 +135,7 @@ pub async fn lock_by_code(
         CodedInvite,
         "SELECT i.id, i.organization_id, o.name AS organization_name, i.channel, i.email,
            i.phone_country_code, i.phone_national_number, i.role, i.expires_at, i.accepted_at,
-           i.revoked_at
+           i.accepted_by, i.revoked_at
          FROM organization_invites i JOIN organizations o ON o.id = i.organization_id
          WHERE i.code = $1 FOR UPDATE OF i",
         code

@@ -235,6 +235,15 @@ async fn an_invite_by_e_mail_or_sms_lets_the_invitee_join_once_with_the_code() {
     };
     assert_invite_expired(&join(&app, join_request(&code, &again)).await.unwrap_err());
     assert_invite_expired(&preview(&app, &code).await.unwrap_err());
+    // The same join sent again (its answer was lost): signed in again as the account it made,
+    // never with another password.
+    let retried = join(&app, join_request(&code, &invited)).await.unwrap();
+    assert_eq!(app.user_of(&retried), member_id);
+    let guessed = pb::JoinOrganizationRequest {
+        password: format!("{PASSWORD}x"),
+        ..join_request(&code, &invited)
+    };
+    assert_invite_expired(&join(&app, guessed).await.unwrap_err());
 
     // By SMS: the code proves the phone, not the e-mail, which needs a sign-up code.
     let by_sms = Person {
