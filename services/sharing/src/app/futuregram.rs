@@ -665,11 +665,26 @@ pub async fn respond(
             if executor.state != state {
                 futuregrams::respond(&mut tx, executor.id, state, now).await?;
                 if action == Action::Decline {
+                    // A release asked for stands only while enough executors still ask for it:
+                    // one who declines takes their request back with them.
+                    let called_off = row.state == "waiting" && {
+                        let all = futuregrams::executors(&mut tx, row.share_id).await?;
+                        !quorum_reached(&all, deps.settings.futuregram_quorum)
+                    };
+                    if called_off {
+                        futuregrams::set_schedule(&mut tx, row.share_id, "pending", None).await?;
+                    }
                     notice = Some((
                         "An executor declined".to_owned(),
                         format!(
-                            "{} declined to be an executor of your futuregram of {}. You can choose another executor on Evidentia.\n",
-                            executor.email, share.folder_name
+                            "{} declined to be an executor of your futuregram of {}.{} You can choose another executor on Evidentia.\n",
+                            executor.email,
+                            share.folder_name,
+                            if called_off {
+                                " The release they asked for is called off: it happens when enough executors ask for it again."
+                            } else {
+                                ""
+                            }
                         ),
                     ));
                 }

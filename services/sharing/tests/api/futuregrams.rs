@@ -401,6 +401,18 @@ async fn executors_release_one_without_a_date_after_the_owner_may_cancel() {
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert_eq!(situation(&app, &owner, &s).await.state, "pending");
 
+    // An executor who asked and then declines takes the request back: nobody asks any more.
+    let standing = respond(&app, &token, &executor, "release").await.unwrap();
+    assert_eq!(standing.futuregram_state, "waiting");
+    let standing = respond(&app, &token, &executor, "declined").await.unwrap();
+    assert_eq!(standing.futuregram_state, "pending");
+    read_message(&owner.email, "is called off", &[]).await;
+    app.clock().advance(3 * DAY);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(situation(&app, &owner, &s).await.state, "pending");
+    assert_eq!(count_mail(&recipient, VIEW_LINK), 0);
+    respond(&app, &token, &executor, "accepted").await.unwrap();
+
     // Asked again, and this time the waiting period passes while sharing is down.
     let standing = respond(&app, &token, &executor, "release").await.unwrap();
     assert_eq!(standing.futuregram_state, "waiting");
