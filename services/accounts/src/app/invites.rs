@@ -206,6 +206,14 @@ pub async fn join(
     let id = sign_up::insert(&mut tx, &account, &password_hash, "individual", seen).await?;
     organizations::add_member(&mut tx, invite.organization_id, id, &invite.role).await?;
     invites::accept(&mut tx, invite.id, id).await?;
+    let phone = &account.phone;
+    invites::close_open_to(
+        &mut tx,
+        account.email.as_str(),
+        &phone.country_code,
+        &phone.national_number,
+    )
+    .await?;
     history::record(&mut tx, id, Action::OrganizationJoined, seen).await?;
     let pair = sessions::start(&mut tx, settings, id).await?;
     tx.commit().await?;

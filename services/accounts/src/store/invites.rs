@@ -144,6 +144,29 @@ pub async fn lock_by_code(
     .await
 }
 
+/// Revokes the open invites, of any organization, to an address that now has an account (each
+/// could only fail: an address with an account cannot join).
+#[tracing::instrument(skip_all)]
+pub async fn close_open_to(
+    conn: &mut PgConnection,
+    email: &str,
+    phone_country_code: &str,
+    phone_national_number: &str,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "UPDATE organization_invites SET revoked_at = now()
+         WHERE accepted_at IS NULL AND revoked_at IS NULL
+           AND (lower(email) = lower($1)
+                OR (phone_country_code = $2 AND phone_national_number = $3))",
+        email,
+        phone_country_code,
+        phone_national_number
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 #[tracing::instrument(skip_all, fields(invite.id = %id, user.id = %user_id))]
 pub async fn accept(conn: &mut PgConnection, id: Uuid, user_id: Uuid) -> sqlx::Result<()> {
     sqlx::query!(

@@ -226,8 +226,16 @@ async fn an_invite_by_e_mail_or_sms_lets_the_invitee_join_once_with_the_code() {
             "Use the email address the invite was sent to.".into()
         )]
     );
+    // Invited again meanwhile (the first mail was missed): joining with either closes both.
+    owner_as
+        .invite(Some(&invited.email), None, "admin")
+        .await
+        .unwrap();
+    let second = invite_code(&invited.email).await;
+    assert_ne!(second, code);
     let member = join(&app, join_request(&code, &invited)).await.unwrap();
     let member_id = app.user_of(&member);
+    assert_invite_expired(&preview(&app, &second).await.unwrap_err());
     // A used code is refused, to join and to preview.
     let again = Person {
         email: invited.email.clone(),
