@@ -15,7 +15,7 @@ import { FilePicker } from '../../../components/capture/FilePicker';
 import { Recorder, type Recording } from '../../../components/capture/Recorder';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { PrimaryButton } from '../../../components/PrimaryButton';
-import { firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { firstErrorMessage, isDefinitive, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import { formatFileSize, truncateName } from '../../../lib/format/format';
 import { sha256Hex } from '../../../lib/hash/sha256';
 import { captureName, MEDIA_TYPE_OF, MODE_OF, type CaptureMode } from '../../../lib/media/capture';
@@ -156,9 +156,11 @@ function ContributorEvidence({ folderId, stepId, token }: { folderId: string; st
       {step.isError && (
         <>
           <InfoBanner type="error" title={firstErrorMessage(step.error, SERVER_ERROR_MESSAGE)} />
-          <PrimaryButton variant="secondary" onClick={() => void step.refetch()}>
-            Try Again
-          </PrimaryButton>
+          {!isDefinitive(step.error) && (
+            <PrimaryButton variant="secondary" onClick={() => void step.refetch()}>
+              Try Again
+            </PrimaryButton>
+          )}
         </>
       )}
       {step.data && (

@@ -9,7 +9,7 @@ import { useEffect } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { PrimaryButton } from '../../../components/PrimaryButton';
-import { errorStatus, firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { errorStatus, firstErrorMessage, isDefinitive, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import { formatDateTime } from '../../../lib/format/format';
 import { useContributionContentsQuery, useContributionDetailsQuery } from '../api/contributionApi';
 import { SubmissionList } from '../components/SubmissionList';
@@ -73,15 +73,17 @@ function ContributorFolder({ folderId, token }: { folderId: string; token: strin
       {failed && (
         <>
           <InfoBanner type="error" title={firstErrorMessage(failed.error, SERVER_ERROR_MESSAGE)} />
-          <PrimaryButton
-            variant="secondary"
-            onClick={() => {
-              void details.refetch();
-              void contents.refetch();
-            }}
-          >
-            Try Again
-          </PrimaryButton>
+          {!isDefinitive(failed.error) && (
+            <PrimaryButton
+              variant="secondary"
+              onClick={() => {
+                void details.refetch();
+                void contents.refetch();
+              }}
+            >
+              Try Again
+            </PrimaryButton>
+          )}
         </>
       )}
       {contents.data && (

@@ -17,7 +17,7 @@ import { notSavedMessage, storeRecording, useSituationCaptures } from '../../../
 import { InfoBanner } from '../../../components/InfoBanner';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { EXPIRED_MESSAGE } from '../../../lib/api/evidence';
-import { firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { firstErrorMessage, isDefinitive, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import { MODE_OF, type CaptureMode } from '../../../lib/media/capture';
 import { useLocation } from '../../../lib/media/useLocation';
 import { useOnline } from '../../../lib/network/useOnline';
@@ -47,9 +47,11 @@ export function OrganizationEvidencePage() {
       {folder.isError && (
         <>
           <InfoBanner type="error" title={firstErrorMessage(folder.error, SERVER_ERROR_MESSAGE)} />
-          <PrimaryButton variant="secondary" onClick={() => void folder.refetch()}>
-            Try Again
-          </PrimaryButton>
+          {!isDefinitive(folder.error) && (
+            <PrimaryButton variant="secondary" onClick={() => void folder.refetch()}>
+              Try Again
+            </PrimaryButton>
+          )}
         </>
       )}
       {folder.data && !step && <InfoBanner type="error" title="This step is not in the folder." />}

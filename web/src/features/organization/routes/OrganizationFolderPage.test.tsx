@@ -107,14 +107,23 @@ describe('the folder and its steps', () => {
   it('shows a failed folder with a way to try again', async () => {
     let attempts = 0;
     serve({
-      'GET organizations/folders/of-1/': () =>
-        ++attempts === 1 ? answer(404, { errors: [{ message: 'Folder not found.', code: 'not_found' }] }) : apiFolder(),
+      'GET organizations/folders/of-1/': () => (++attempts === 1 ? answer(503, { errors: [{ message: 'Unavailable.' }] }) : apiFolder()),
+      'GET sharing/contribution-links/': { links: [] },
+    });
+    open();
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Try Again' }));
+    expect(await screen.findAllByTestId('folder-step')).toHaveLength(2);
+  });
+
+  it('offers no Try Again for a folder that is not there, which would only say so again', async () => {
+    serve({
+      'GET organizations/folders/of-1/': answer(404, { errors: [{ message: 'Folder not found.', code: 'not_found' }] }),
       'GET sharing/contribution-links/': { links: [] },
     });
     open();
     expect(await screen.findByText('Folder not found.')).toBeInTheDocument();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Try Again' }));
-    expect(await screen.findAllByTestId('folder-step')).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Try Again' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Organization/ })).toBeInTheDocument();
   });
 });
 

@@ -12,7 +12,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { EXPIRED_MESSAGE } from '../../../lib/api/evidence';
-import { errorStatus, firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { errorStatus, firstErrorMessage, isDefinitive, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import { formatDate, formatFileSize, truncateName } from '../../../lib/format/format';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { useOrganizationFolderQuery, useReviewItemMutation } from '../api/captureApi';
@@ -50,9 +50,11 @@ export function OrganizationFolderPage() {
       {folder.isError && (
         <>
           <InfoBanner type="error" title={firstErrorMessage(folder.error, SERVER_ERROR_MESSAGE)} />
-          <PrimaryButton variant="secondary" onClick={() => void folder.refetch()}>
-            Try Again
-          </PrimaryButton>
+          {!isDefinitive(folder.error) && (
+            <PrimaryButton variant="secondary" onClick={() => void folder.refetch()}>
+              Try Again
+            </PrimaryButton>
+          )}
         </>
       )}
       {data && (

@@ -12,7 +12,7 @@ import { BackControl } from '../../../components/BackControl';
 import { InfoBanner } from '../../../components/InfoBanner';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { TextField } from '../../../components/TextField';
-import { errorStatus, fieldErrors, firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { errorStatus, fieldErrors, firstErrorMessage, isDefinitive, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import type { OrganizationRole } from '../../../lib/organization/roles';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import {
@@ -86,9 +86,11 @@ function ExistingTemplate({ id, role }: { id: string; role: OrganizationRole }) 
       {template.isError && (
         <>
           <InfoBanner type="error" title={firstErrorMessage(template.error, SERVER_ERROR_MESSAGE)} />
-          <PrimaryButton variant="secondary" onClick={() => void template.refetch()}>
-            Try Again
-          </PrimaryButton>
+          {!isDefinitive(template.error) && (
+            <PrimaryButton variant="secondary" onClick={() => void template.refetch()}>
+              Try Again
+            </PrimaryButton>
+          )}
         </>
       )}
       {data && (
