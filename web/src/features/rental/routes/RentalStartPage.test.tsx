@@ -46,6 +46,8 @@ describe('vehicle rental steps', () => {
     const { router } = renderRental('/vehicle-rental');
     await user.click(screen.getByRole('radio', { name: 'Return' }));
     const pickup = await screen.findByRole('radio', { name: /SUV Pick-up, Nov 1, 2026/ });
+    // Two Pick-ups of one day differ by the time they were started.
+    expect(screen.getByText('Started Nov 20, 2026 · 10:00')).toBeInTheDocument();
     expect(screen.queryByRole('radio', { name: /Return, Nov 8/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('radio', { name: /Hotel/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('radio', { name: /Holiday/ })).not.toBeInTheDocument();

@@ -7,7 +7,7 @@ import { useAppDispatch } from '../../../lib/store/hooks';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { useFoldersQuery } from '../../../lib/api/evidence';
 import { firstErrorMessage } from '../../../lib/api/errors';
-import { formatDate } from '../../../lib/format/format';
+import { formatDateTime } from '../../../lib/format/format';
 import { HOME } from '../../../lib/routing/accessTable';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { useCreateRentalFolderMutation } from '../api/rentalApi';
@@ -156,7 +156,7 @@ export function RentalStartPage({ kind }: { kind: RentalKind }) {
                   <span id={`pickup-${folder.id}-title`} className="rental__choice-title">
                     {folder.name}
                   </span>
-                  {folder.createdAt && <span className="rental__choice-hint muted">Started {formatDate(folder.createdAt)}</span>}
+                  {folder.createdAt && <span className="rental__choice-hint muted">Started {formatDateTime(folder.createdAt)}</span>}
                 </label>
               ))}
             </fieldset>
