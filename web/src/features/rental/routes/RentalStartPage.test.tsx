@@ -1,5 +1,6 @@
 // spec §4 "Vehicle rental steps": TypeOfRental (Pick-up or Return, a Return linked to a Pick-up),
 // then SelectVehicle; then the rental folder is created and its capture screen opens.
+import { formatDateTime } from '../../../lib/format/format';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -46,8 +47,9 @@ describe('vehicle rental steps', () => {
     const { router } = renderRental('/vehicle-rental');
     await user.click(screen.getByRole('radio', { name: 'Return' }));
     const pickup = await screen.findByRole('radio', { name: /SUV Pick-up, Nov 1, 2026/ });
-    // Two Pick-ups of one day differ by the time they were started.
-    expect(screen.getByText('Started Nov 20, 2026 · 10:00')).toBeInTheDocument();
+    // Two Pick-ups of one day differ by the time they were started (in the display zone).
+    expect(screen.getByText(`Started ${formatDateTime('2026-11-20T10:00:00Z')}`)).toBeInTheDocument();
+    expect(formatDateTime('2026-11-20T10:00:00Z', 'UTC')).toBe('Nov 20, 2026 · 10:00');
     expect(screen.queryByRole('radio', { name: /Return, Nov 8/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('radio', { name: /Hotel/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('radio', { name: /Holiday/ })).not.toBeInTheDocument();
