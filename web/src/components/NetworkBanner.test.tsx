@@ -2,7 +2,7 @@ import { holdReload } from '../lib/network/reloadHold';
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeTestStore, renderAt } from '../testing';
-import { continuePath, NETWORK_LOST, NetworkBanner, UNFINISHED_PROCESS, waitingFilesText } from './NetworkBanner';
+import { continuePath, CONTRIBUTOR_HELP, NETWORK_LOST, NetworkBanner, UNFINISHED_PROCESS, waitingFilesText } from './NetworkBanner';
 
 const waiting = vi.hoisted(() => ({ value: { count: 0 } as { count: number; firstSituation?: string } }));
 vi.mock('../lib/offline/useOfflineCount', () => ({ useOfflineWaiting: () => waiting.value }));
@@ -85,6 +85,16 @@ describe('network banner (spec §4)', () => {
     expect(reload).not.toHaveBeenCalled();
     release();
     vi.unstubAllGlobals();
+  });
+
+  it("on a contributor's screen, More help does not promise the device keeps the files", () => {
+    setOnline(false);
+    waiting.value = { count: 0 };
+    renderBanner('/organization-sharing/evidence/f1/s1', false);
+    fireEvent.click(screen.getByRole('button', { name: 'More help' }));
+    expect(screen.getByText(CONTRIBUTOR_HELP)).toBeInTheDocument();
+    expect(screen.queryByText(/stored locally on this device/)).toBeNull();
+    setOnline(true);
   });
 
   it('says nothing online with nothing waiting, or on the capture screen itself', () => {

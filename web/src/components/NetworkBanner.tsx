@@ -15,6 +15,10 @@ import { BottomSheet } from './BottomSheet';
 
 export { NETWORK_LOST };
 export const UNFINISHED_PROCESS = 'You have an unfinished process.';
+/** The anonymous contributor's screens, whose files are not kept on the device. */
+const CONTRIBUTOR_SCREENS = '/organization-sharing/';
+export const CONTRIBUTOR_HELP =
+  'The files you send from this page are kept only while it is open. Keep it open, and press Retry on a file once the network returns.';
 
 /** '1 file is waiting to be uploaded.' / '3 files are waiting to be uploaded.' */
 export function waitingFilesText(count: number): string {
@@ -49,10 +53,14 @@ export function NetworkBanner() {
 
   const helpSheet = (
     <BottomSheet open={help} title="More help" onClose={() => setHelp(false)}>
-      <p>
-        Your photos, videos and audio are stored locally on this device while the connection is poor or lost. They can be
-        uploaded once the network returns.
-      </p>
+      {pathname.startsWith(CONTRIBUTOR_SCREENS) ? (
+        <p>{CONTRIBUTOR_HELP}</p>
+      ) : (
+        <p>
+          Your photos, videos and audio are stored locally on this device while the connection is poor or lost. They can be
+          uploaded once the network returns.
+        </p>
+      )}
     </BottomSheet>
   );
 
