@@ -68,6 +68,24 @@ impl NewContact<'_> {
         }
     }
 
+    /// The account's own e-mail or phone already: a code to it would change nothing.
+    fn is_current(&self, user: &users::User) -> bool {
+        match self {
+            Self::Email(email) => user.email.eq_ignore_ascii_case(email.as_str()),
+            Self::Phone(phone) => {
+                user.phone_country_code == phone.country_code
+                    && user.phone_national_number == phone.national_number
+            }
+        }
+    }
+
+    fn current_message(&self) -> &'static str {
+        match self {
+            Self::Email(_) => "This is already your e-mail address.",
+            Self::Phone(_) => "This is already your phone number.",
+        }
+    }
+
     async fn taken(&self, conn: &mut PgConnection, user_id: Uuid) -> Result<bool, sqlx::Error> {
         match self {
             Self::Email(email) => users::email_taken(conn, email.as_str(), Some(user_id)).await,
@@ -115,6 +133,11 @@ pub async fn change_contact(
     verifications::check_password_token(&mut conn, password_token, user_id).await?;
     if contact.taken(&mut conn, user_id).await? {
         return Err(AccountsError::field(field, contact.taken_message()));
+    }
+    if let Some(user) = users::active_profile(&mut conn, user_id).await?
+        && contact.is_current(&user)
+    {
+        return Err(AccountsError::field(field, contact.current_message()));
     }
     let Some(code) = code else {
         let to = contact.destination();

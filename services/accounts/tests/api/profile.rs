@@ -56,6 +56,23 @@ async fn sensitive_changes_need_a_password_token_and_a_new_address_needs_its_cod
         async move { client.get_profile(request).await.unwrap().into_inner() }
     };
 
+    // The account's own address (in any case) is no change: no code goes to it.
+    let own = client
+        .change_email(caller.request(pb::ChangeEmailRequest {
+            new_email: person.email.to_uppercase(),
+            password_token: token.clone(),
+            code: None,
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        field_violations(&own),
+        [(
+            "new_email".into(),
+            "This is already your e-mail address.".into()
+        )]
+    );
+
     // E-mail: a code to the new address first; the change waits for it.
     let sent = client
         .change_email(change_email(&token, None))
@@ -87,6 +104,23 @@ async fn sensitive_changes_need_a_password_token_and_a_new_address_needs_its_cod
         .unwrap()
         .into_inner();
     assert!(changed.changed);
+
+    // Nor is its own phone number.
+    let own = client
+        .change_phone(caller.request(pb::ChangePhoneRequest {
+            new_phone_number: Some(person.phone.clone()),
+            password_token: token.clone(),
+            code: None,
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        field_violations(&own),
+        [(
+            "new_phone_number".into(),
+            "This is already your phone number.".into()
+        )]
+    );
 
     // Phone: the code goes by SMS to the new number; the same token still works.
     let new_phone = pb::PhoneNumber {
