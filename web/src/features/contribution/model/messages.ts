@@ -17,4 +17,6 @@ export const REJECTED = 'Rejected';
 export const CONNECTION_LOST_HERE = 'The connection was lost. Keep this page open and press Retry once you are back online.';
 
 /** The contributor's own files fill the step. */
+/** The link's submissions are all used (the service's words for it). */
+export const LINK_USED_UP = 'This link has reached its number of submissions.';
 export const STEP_FULL = 'This step has all the files it takes. Thank you.';

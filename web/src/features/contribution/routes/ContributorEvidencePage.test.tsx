@@ -5,7 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { answer, instantSender, makeTestStore, renderAt, serve, type ApiCall } from '../../../testing';
-import { apiStep, apiSubmission, FOLDER, proven, STEP, TOKEN } from '../testing/helpers';
+import { apiDetails, apiStep, apiSubmission, FOLDER, proven, STEP, TOKEN } from '../testing/helpers';
 import { ContributorEvidencePage } from './ContributorEvidencePage';
 import { reloadHeld } from '../../../lib/network/reloadHold';
 
@@ -81,6 +81,18 @@ describe('capture for a step', () => {
     const renamed = calls.filter((c) => c.method === 'PUT');
     expect(renamed.map((c) => c.body)).toEqual([{ name: 'Reviewed' }, { name: 'Front door' }]);
     expect(renamed[1]?.headers.get('X-Contribution-Token')).toBe(TOKEN);
+  });
+
+  it('offers no capture when the link has no submissions left, even for a step opened by its address', async () => {
+    proven();
+    serve({
+      [`GET sharing/evidence/${FOLDER}/${STEP}/`]: { step: apiStep(), submissions: [] },
+      [`GET sharing/folder/${FOLDER}/details/`]: apiDetails({ submissions_left: 0 }),
+    });
+    open();
+    expect(await screen.findByText('This link has reached its number of submissions.')).toBeInTheDocument();
+    expect(screen.queryByTestId('camera')).not.toBeInTheDocument();
+    expect(screen.queryByText('Choose a File')).not.toBeInTheDocument();
   });
 
   it('still offers capture when the only file sent was rejected', async () => {

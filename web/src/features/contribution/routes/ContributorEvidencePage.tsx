@@ -25,10 +25,10 @@ import { UNEXPECTED_UPLOAD_FAILURE } from '../../../lib/upload/queue';
 import { holdReload } from '../../../lib/network/reloadHold';
 import { CONNECTION_LOST, xhrSender } from '../../../lib/upload/transport';
 import { UploadError } from '../../../lib/upload/uploader';
-import { useContributionStepQuery, useRenameContributionMutation } from '../api/contributionApi';
+import { useContributionDetailsQuery, useContributionStepQuery, useRenameContributionMutation } from '../api/contributionApi';
 import { LazyRenameDialog } from '../../../components/LazyRenameDialog';
 import { SubmissionList } from '../components/SubmissionList';
-import { CONNECTION_LOST_HERE, REJECTED, STEP_FULL, statusLabel } from '../model/messages';
+import { CONNECTION_LOST_HERE, LINK_USED_UP, REJECTED, STEP_FULL, statusLabel } from '../model/messages';
 import { checkingAny } from '../model/status';
 import { contributionToken, folderPath, verificationPath } from '../model/token';
 import { contributionTransport } from '../model/transport';
@@ -58,6 +58,7 @@ function ContributorEvidence({ folderId, stepId, token }: { folderId: string; st
   const dispatch = useAppDispatch();
   const location = useLocation();
   const step = useContributionStepQuery({ folderId, stepId, token });
+  const details = useContributionDetailsQuery({ folderId, token });
   const [files, setFiles] = useState<SentFile[]>([]);
   const [chosenMode, setChosenMode] = useState<CaptureMode>();
   const [notSaved, setNotSaved] = useState<string>();
@@ -145,6 +146,8 @@ function ContributorEvidence({ folderId, stepId, token }: { folderId: string; st
   // The step takes at most max_files (the server counts everyone's; these are the caller's own).
   const held = submissions.filter((submission) => submission.status !== 'rejected').length;
   const full = step.data !== undefined && held >= step.data.step.maxFiles;
+  // The link's submissions are counted over every step (a step opened by its address included).
+  const usedUp = details.data?.submissionsLeft === 0;
 
   return (
     <main className="page capture contribution">
@@ -182,7 +185,8 @@ function ContributorEvidence({ folderId, stepId, token }: { folderId: string; st
           )}
           {notSaved && <InfoBanner type="error" title={notSaved} />}
           {full && <InfoBanner type="info" title={STEP_FULL} />}
-          {mode && !full && (
+          {usedUp && !full && <InfoBanner type="info" title={LINK_USED_UP} />}
+          {mode && !full && !usedUp && (
             <>
               {modes.length > 1 && <CaptureModeTabs modes={modes} mode={mode} onChange={setChosenMode} />}
               <Recorder key={mode} mode={mode} onCaptured={(r) => void onCaptured(r)} />
