@@ -40,12 +40,6 @@ export function firstErrorMessage(error: FetchBaseQueryError | SerializedError |
   return items(error)[0]?.message ?? fallback;
 }
 
-/** What a failed call tells the user: no answer is 'The network connection is poor or was lost.'; an
- * answer, its first message or `fallback`. */
-export function failureMessage(error: unknown, fallback: string = SERVER_ERROR_MESSAGE): string {
-  return errorStatus(error) === undefined ? NETWORK_LOST : firstErrorMessage(error, fallback);
-}
-
 /** True when one of the server's errors has `code`. */
 export function hasErrorCode(error: unknown, code: string): boolean {
   return items(error).some((item) => item.code === code);

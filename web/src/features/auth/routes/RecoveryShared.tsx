@@ -2,7 +2,7 @@
 //! field does (the first server message in the snackbar; a 5xx is left to the base query's generic
 //! message). Field errors go through the account forms' `showServerErrors`.
 import type { AppDispatch } from '../../../lib/store/hooks';
-import { errorStatus, failureMessage } from '../../../lib/api/errors';
+import { errorStatus, firstErrorMessage } from '../../../lib/api/errors';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
 import { FALLBACK_MESSAGE } from '../model/serverErrors';
 import './Recovery.css';
@@ -43,5 +43,5 @@ export const isServerFailure = (error: unknown) => (errorStatus(error) ?? 0) >= 
  */
 export function reportError(dispatch: AppDispatch, error: unknown): void {
   if (isServerFailure(error)) return;
-  dispatch(showSnackbar({ message: failureMessage(error, FALLBACK_MESSAGE), type: 'error' }));
+  dispatch(showSnackbar({ message: firstErrorMessage(error, FALLBACK_MESSAGE), type: 'error' }));
 }

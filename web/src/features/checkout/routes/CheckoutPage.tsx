@@ -14,7 +14,7 @@ import { formatMoney } from '../../../lib/format/money';
 import { cardTitle, PaymentDialogs, useAttempt } from '../../payments';
 import { PrimaryButton } from '../../../components/PrimaryButton';
 import { useFolderQuery } from '../../../lib/api/evidence';
-import { alreadyReported, failureMessage, hasErrorCode, isDefinitive } from '../../../lib/api/errors';
+import { alreadyReported, firstErrorMessage, hasErrorCode, isDefinitive, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import {
   usePaymentMethodsQuery,
   usePayFromStoredAccountMutation,
@@ -189,7 +189,7 @@ function Checkout({ back, summary, price, here, purchaseScope, paying, pay }: Ch
     if (isDeclined(error)) dispatch(dialogOpened(DIALOG.failedPayment));
     else if (!alreadyReported(error)) {
       const type = hasErrorCode(error, STORAGE_EXPIRED) ? 'info' : 'error';
-      dispatch(showSnackbar({ message: failureMessage(error), type }));
+      dispatch(showSnackbar({ message: firstErrorMessage(error, SERVER_ERROR_MESSAGE), type }));
     }
   };
 

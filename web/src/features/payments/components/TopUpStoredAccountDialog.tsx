@@ -9,7 +9,7 @@
 import { useEffect, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../lib/store/hooks';
 import { api } from '../../../lib/api/api';
-import { alreadyReported, failureMessage } from '../../../lib/api/errors';
+import { alreadyReported, firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import { ACTION_TOP_UP, useStoredAccountQuery, useUpdateStoredAccountMutation } from '../../../lib/api/payments';
 import { DIALOG, dialogClosed, showSnackbar } from '../../../lib/ui/uiSlice';
 import { useAttempt } from '../model/attempt';
@@ -49,7 +49,7 @@ function TopUp({ onClose }: { onClose: () => void }) {
       if (wallet?.active && (wallet.topUpError || wallet.paymentMethodId !== cardId)) {
         const updated = await updateAccount({ auto_topping_up_amount: wallet.autoToppingUpAmount, payment_method_id: cardId });
         if ('error' in updated && !alreadyReported(updated.error)) {
-          dispatch(showSnackbar({ message: failureMessage(updated.error), type: 'error' }));
+          dispatch(showSnackbar({ message: firstErrorMessage(updated.error, SERVER_ERROR_MESSAGE), type: 'error' }));
         }
       }
       await afterConfirmation();

@@ -5,7 +5,7 @@
 //! provider's message or 'An error occured please try again later' (sic).
 import { useCallback } from 'react';
 import { useAppDispatch } from '../../../lib/store/hooks';
-import { alreadyReported, failureMessage, isDefinitive, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
+import { alreadyReported, firstErrorMessage, isDefinitive, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import { useCreatePaymentIntentMutation } from '../../../lib/api/payments';
 import { confirmCardPayment, isCardDeclined } from '../../../lib/stripe';
 import { DIALOG, dialogOpened, showSnackbar } from '../../../lib/ui/uiSlice';
@@ -37,7 +37,7 @@ export function useCardPayment(attempt: Attempt) {
       if ('error' in intent) {
         if (isDefinitive(intent.error)) attempt.settle();
         if (alreadyReported(intent.error)) return 'failed';
-        return fail(failureMessage(intent.error, isDefinitive(intent.error) ? CONFIRMATION_ERROR : SERVER_ERROR_MESSAGE));
+        return fail(firstErrorMessage(intent.error, isDefinitive(intent.error) ? CONFIRMATION_ERROR : SERVER_ERROR_MESSAGE));
       }
       // The PaymentIntent exists: whatever the confirmation says, this attempt is over.
       attempt.settle();

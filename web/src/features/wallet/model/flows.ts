@@ -11,7 +11,7 @@ import { useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../lib/store/hooks';
 import { afterConfirmation, useAttempt, useCardPayment, type WalletValues } from '../../payments';
 import { api } from '../../../lib/api/api';
-import { alreadyReported, failureMessage } from '../../../lib/api/errors';
+import { alreadyReported, firstErrorMessage, SERVER_ERROR_MESSAGE } from '../../../lib/api/errors';
 import { useMeQuery } from '../../../lib/api/me';
 import { ACTION_CREATE_WALLET, useUpdateStoredAccountMutation } from '../../../lib/api/payments';
 import { showSnackbar } from '../../../lib/ui/uiSlice';
@@ -43,7 +43,7 @@ export function afterCreated(benefitApplied: boolean, { closeOnCreated, refer }:
 function useReportError() {
   const dispatch = useAppDispatch();
   return (error: unknown) => {
-    if (!alreadyReported(error)) dispatch(showSnackbar({ message: failureMessage(error), type: 'error' }));
+    if (!alreadyReported(error)) dispatch(showSnackbar({ message: firstErrorMessage(error, SERVER_ERROR_MESSAGE), type: 'error' }));
   };
 }
 
