@@ -174,8 +174,6 @@ function Checkout({ back, summary, price, here, purchaseScope, paying, pay }: Ch
   const walletSaving = price.data ? walletSavingLabel(price.data) : null;
   const createWallet = `/stored-account?mode=create&close-on-created=true&return-to=${encodeURIComponent(here)}`;
 
-  const choose = (via: PayWith) => setChosen(via);
-
   const submit = async () => {
     const outcome = await pay(payWith, attempt.key());
     if ('to' in outcome) {
@@ -205,7 +203,7 @@ function Checkout({ back, summary, price, here, purchaseScope, paying, pay }: Ch
       <fieldset className="checkout-options">
         <legend className="muted">Pay with</legend>
         <label className={`checkout-option${payWith === 'wallet' ? ' checkout-option--chosen' : ''}${walletActive ? '' : ' checkout-option--disabled'}`}>
-          <input type="radio" name="pay-with" value="wallet" checked={payWith === 'wallet'} disabled={!walletActive} onChange={() => choose('wallet')} />
+          <input type="radio" name="pay-with" value="wallet" checked={payWith === 'wallet'} disabled={!walletActive} onChange={() => setChosen('wallet')} />
           <span className="checkout-option__body">
             <span className="checkout-option__title">CreditCard Wallet</span>
             {walletActive && account.data ? (
@@ -218,7 +216,7 @@ function Checkout({ back, summary, price, here, purchaseScope, paying, pay }: Ch
           {price.data && <span className="checkout-option__amount" data-testid="option-wallet-total">{formatMoney(price.data.walletTotal)}</span>}
         </label>
         <label className={`checkout-option${payWith === 'card' ? ' checkout-option--chosen' : ''}${defaultCard ? '' : ' checkout-option--disabled'}`}>
-          <input type="radio" name="pay-with" value="card" checked={payWith === 'card'} disabled={!defaultCard} onChange={() => choose('card')} />
+          <input type="radio" name="pay-with" value="card" checked={payWith === 'card'} disabled={!defaultCard} onChange={() => setChosen('card')} />
           <span className="checkout-option__body">
             <span className="checkout-option__title">Credit Card</span>
             {defaultCard ? <span className="muted">{cardTitle(defaultCard)}</span> : <Link to="/payment-methods">Add Payment Method</Link>}
